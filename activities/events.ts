@@ -1,0 +1,57 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Pool } from 'pg';
+import { z } from 'zod';
+import { appendEvent as storeEvent, JobNotRecordedError, type EventIds } from '../db/events';
+import { checkPayload, eventDraft, type EventDraft, type EventEnvelope } from '../events/envelope';
+import type { QueueStore } from '../queue/queue-store';
+
+export const INVALID_EVENT = 'InvalidEvent';
+
+/** The queue-store channel that carries a job's live events. */
+export function jobEventsChannel(jobId: string): string {
+  return `job:${jobId}:events`;
+}
+
+export interface AppendEventInput {
+  ids: EventIds;
+  draft: EventDraft;
+  /** When set, `payload.duration_ms` is measured from this ISO time on the activity's clock. */
+  durationSince?: string;
+}
+
+export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
+  return {
+    /**
+     * Stores the event (idempotent on `draft.key`; the job's next sequence in the same transaction)
+     * and publishes it to the job's live channel. A retried append republishes the stored envelope,
+     * which subscribers drop by sequence.
+     */
+    async appendEvent(input: AppendEventInput): Promise<EventEnvelope> {
+      let draft: EventDraft;
+      try {
+        const parsed = eventDraft.parse(input.draft);
+        const payload = { ...parsed.payload };
+        if (input.durationSince) {
+          payload.duration_ms = Math.max(0, Date.now() - Date.parse(input.durationSince));
+        }
+        draft = { ...parsed, payload: checkPayload(parsed.kind, payload) };
+      } catch (err) {
+        const detail = err instanceof z.ZodError ? z.prettifyError(err) : (err as Error).message;
+        throw ApplicationFailure.create({
+          type: INVALID_EVENT,
+          message: `event ${input.draft.kind} is invalid: ${detail}`,
+          nonRetryable: true,
+        });
+      }
+      try {
+        const { envelope } = await storeEvent(deps.pool, input.ids, draft);
+        await deps.queue.publish(jobEventsChannel(input.ids.job_id), JSON.stringify(envelope));
+        return envelope;
+      } catch (err) {
+        // The job row commits with the submission; until then, retry.
+        if (err instanceof JobNotRecordedError) throw ApplicationFailure.create({ message: err.message, type: err.name });
+        throw err;
+      }
+    },
+  };
+}

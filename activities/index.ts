@@ -1,0 +1,27 @@
+import type { Pool } from 'pg';
+import type { QueueStore } from '../queue/queue-store';
+import type { ModelGateway } from '../routing/gateway';
+import { eventActivities } from './events';
+import { jobActivities } from './jobs';
+import { modelActivities } from './models';
+import { workspaceActivities } from './workspace';
+
+export interface ActivityDeps {
+  pool: Pool;
+  queue: QueueStore;
+  models: ModelGateway;
+  /** Per-job workspaces live under this directory (DATA_DIR/workspaces by default). */
+  workspaceRoot: string;
+}
+
+/** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...eventActivities(deps),
+    ...jobActivities(deps),
+    ...modelActivities(deps),
+    ...workspaceActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,75 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** An error with a place in the API's contract: its status and code reach the client as `{ error: { code, message } }`. */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  override name = 'NotFoundError';
+  constructor(what: string) {
+    super(404, 'not_found', `${what} not found`);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  override name = 'UnauthorizedError';
+  constructor(message: string) {
+    super(401, 'unauthorized', message, { 'www-authenticate': 'Bearer' });
+  }
+}
+
+export class RateLimitedError extends AppError {
+  override name = 'RateLimitedError';
+  constructor(scope: string, retryAfterMs: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super(429, 'rate_limited', `${scope} rate limit exceeded; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+  }
+}
+
+export class ConflictError extends AppError {
+  override name = 'ConflictError';
+  constructor(code: string, message: string) {
+    super(409, code, message);
+  }
+}
+
+export class UnavailableError extends AppError {
+  override name = 'UnavailableError';
+  constructor(code: string, message: string) {
+    super(503, code, message);
+  }
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+/** The one place errors become responses. 4xx messages are the client's to read; 5xx details stay in the log. */
+export function handleError(err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof AppError) {
+    return reply.code(err.statusCode).headers(err.headers).send({ error: { code: err.code, message: err.message } });
+  }
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const message = err.validation
+      .map((issue) => `${issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || err.validationContext}: ${issue.message}`)
+      .join('; ');
+    return reply.code(400).send({ error: { code: 'invalid_request', message } });
+  }
+  const status = (err as FastifyError).statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    const code = ((err as FastifyError).code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
+    return reply.code(status).send({ error: { code, message: err.message } });
+  }
+  request.log.error({ err }, 'request failed');
+  return reply.code(500).send({ error: { code: 'internal', message: 'internal error' } });
+}

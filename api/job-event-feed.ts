@@ -1,0 +1,105 @@
+import type { Pool } from 'pg';
+import { jobEventsChannel } from '../activities/events';
+import { listEventsAfter } from '../db/events';
+import { findJob, isTerminalStatus } from '../db/jobs';
+import { eventEnvelope, type EventEnvelope } from '../events/envelope';
+import { isTerminalKind } from '../events/kinds';
+import type { QueueStore } from '../queue/queue-store';
+
+export interface FeedOptions {
+  pool: Pool;
+  queue: QueueStore;
+  jobId: string;
+  /** The last sequence the client has (Last-Event-ID); 0 for everything. */
+  after: number;
+  /** Re-read the database this often while idle, in case a live message was lost. */
+  pollMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * A job's events in sequence order, each exactly once: the stored backlog after `after`, then live
+ * events as they are published. A live event that skips ahead is never sent early: the gap is read
+ * from the database first, so clients see 1, 2, 3, … with no holes. Ends after `final` or `error`
+ * (or when the job is terminal with nothing more stored), or when `signal` aborts.
+ */
+export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventEnvelope> {
+  const { pool, queue, jobId, signal } = options;
+  let last = options.after;
+  let live: EventEnvelope[] = [];
+  let wake: (() => void) | undefined;
+  const notify = () => wake?.();
+  // Subscribe before reading the backlog so nothing published in between is missed.
+  const unsubscribe = await queue.subscribe(jobEventsChannel(jobId), (message) => {
+    const parsed = eventEnvelope.safeParse(parseJson(message));
+    if (parsed.success) {
+      live.push(parsed.data);
+      notify();
+    }
+  });
+  signal.addEventListener('abort', notify);
+  try {
+    let readStored = true;
+    while (!signal.aborted) {
+      let sent = false;
+      if (readStored) {
+        for (const event of await listEventsAfter(pool, jobId, last)) {
+          if (event.sequence !== last + 1) break;
+          last = event.sequence;
+          sent = true;
+          yield event;
+          if (isTerminalKind(event.kind)) return;
+        }
+      }
+      live = live.filter((e) => e.sequence > last).sort((a, b) => a.sequence - b.sequence);
+      while (live[0]?.sequence === last + 1) {
+        const event = live.shift()!;
+        last = event.sequence;
+        sent = true;
+        yield event;
+        if (isTerminalKind(event.kind)) return;
+      }
+      if (sent) {
+        readStored = live.length > 0;
+        continue;
+      }
+      // A live event ahead of `last` means a gap the database holds (sequences commit in order).
+      if (live.length > 0 && (await hasStoredAfter(last))) {
+        readStored = true;
+        continue;
+      }
+
+      const timedOut = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(true), options.pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(false);
+        };
+        // A message that arrived before `wake` was set must not wait for the timer.
+        if (signal.aborted || live.some((e) => e.sequence === last + 1)) wake();
+      });
+      wake = undefined;
+      readStored = timedOut;
+      if (timedOut && !(await hasStoredAfter(last))) {
+        const job = await findJob(pool, jobId);
+        // Terminal with nothing left to send (e.g. terminated by an operator): end the stream.
+        if (!job || isTerminalStatus(job.status)) return;
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', notify);
+    await unsubscribe();
+  }
+
+  async function hasStoredAfter(sequence: number): Promise<boolean> {
+    return (await listEventsAfter(pool, jobId, sequence, 1)).length > 0;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ApiDeps } from '../deps';
+import { jobEventFeed } from '../job-event-feed';
+import { principalOf } from '../plugins/principal';
+import { visibleJob } from './jobs';
+
+/** Last-Event-ID from the header (reconnecting EventSource) or `?last_event_id=` (first connect). */
+function lastEventId(header: string | string[] | undefined, query: number | undefined): number {
+  const raw = Array.isArray(header) ? header[0] : header;
+  const fromHeader = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+  return fromHeader ?? query ?? 0;
+}
+
+export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/v1/jobs/:id/stream',
+      {
+        sse: { kind: 'only', heartbeat: true },
+        schema: {
+          params: z.object({ id: z.string().min(1).max(100) }),
+          querystring: z.object({ last_event_id: z.coerce.number().int().min(0).optional() }),
+        },
+      },
+      async (request, reply) => {
+        const job = await visibleJob(deps, principalOf(request), request.params.id);
+        const after = lastEventId(request.headers['last-event-id'], request.query.last_event_id);
+        const abort = new AbortController();
+        reply.sse.onClose(() => abort.abort());
+        const feed = jobEventFeed({
+          pool: deps.pool,
+          queue: deps.queue,
+          jobId: job.job_id,
+          after,
+          pollMs: deps.streamPollMs,
+          signal: abort.signal,
+        });
+        async function* frames() {
+          for await (const event of feed) yield { id: String(event.sequence), data: event };
+        }
+        await reply.sse.send(frames());
+      },
+    );
+  };
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs/promises';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { resolveWorkspacePath } from '../../activities/workspace-path';
+import type { TokenOwner } from '../../db/tokens';
+import { listJobFiles } from '../../db/files';
+import { findJob, isTerminalStatus, setJobStatus, type JobRow } from '../../db/jobs';
+import type { ApiDeps } from '../deps';
+import { ConflictError, NotFoundError } from '../errors';
+import { principalOf } from '../plugins/principal';
+import { ErrorSchema } from './chat';
+
+const JobParams = z.object({ id: z.string().min(1).max(100) });
+
+export const JobSchema = z.object({
+  job_id: z.string(),
+  workflow_id: z.string(),
+  prompt_id: z.string(),
+  status: z.string(),
+  project_slug: z.string().nullable(),
+  model_tier: z.string().nullable(),
+  created_by: z.string(),
+  summary: z.string().nullable(),
+  error: z.unknown().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+
+/** How long a cancel flag stays in the queue store: longer than any job should run. */
+const CANCEL_FLAG_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export function cancelFlagKey(jobId: string): string {
+  return `job:${jobId}:cancel`;
+}
+
+/** A job is visible to its org and to admins; to anyone else it does not exist. */
+export async function visibleJob(deps: ApiDeps, principal: TokenOwner, jobId: string): Promise<JobRow> {
+  const job = await findJob(deps.pool, jobId);
+  if (!job || (job.org_id !== principal.org_id && !principal.is_admin)) throw new NotFoundError(`job ${jobId}`);
+  return job;
+}
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/v1/jobs/:id',
+      { schema: { params: JobParams, response: { 200: JobSchema, 404: ErrorSchema } } },
+      async (request) => {
+        const job = await visibleJob(deps, principalOf(request), request.params.id);
+        return {
+          job_id: job.job_id,
+          workflow_id: job.workflow_id,
+          prompt_id: job.prompt_id,
+          status: job.status,
+          project_slug: job.project_slug,
+          model_tier: job.model_tier,
+          created_by: job.created_by,
+          summary: job.summary,
+          error: job.error ?? null,
+          created_at: job.created_at.toISOString(),
+          updated_at: job.updated_at.toISOString(),
+          started_at: iso(job.started_at),
+          finished_at: iso(job.finished_at),
+        };
+      },
+    );
+
+    app.post(
+      '/v1/jobs/:id/cancel',
+      {
+        schema: {
+          params: JobParams,
+          response: { 202: z.object({ job_id: z.string(), status: z.literal('cancelled') }), 404: ErrorSchema, 409: ErrorSchema },
+        },
+      },
+      async (request, reply) => {
+        const job = await visibleJob(deps, principalOf(request), request.params.id);
+        if (isTerminalStatus(job.status)) {
+          throw new ConflictError('job_finished', `job ${job.job_id} is already ${job.status}`);
+        }
+        await deps.queue.setFlag(cancelFlagKey(job.job_id), CANCEL_FLAG_TTL_MS);
+        try {
+          // Temporal cancellation reaches the running child workflow and its activities.
+          await deps.temporal.workflow.getHandle(job.job_id).cancel();
+        } catch (err) {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+        }
+        // Best effort, so a UI unsticks even if the worker is down; the workflow records it too.
+        await setJobStatus(deps.pool, job.job_id, 'cancelled', {
+          error: { code: 'cancelled', message: 'cancelled by the user' },
+        }).catch((err: unknown) => request.log.warn({ err }, 'could not record the cancellation'));
+        return reply.code(202).send({ job_id: job.job_id, status: 'cancelled' });
+      },
+    );
+
+    app.get(
+      '/v1/jobs/:id/files',
+      {
+        schema: {
+          params: JobParams,
+          response: {
+            200: z.object({ files: z.array(z.object({ path: z.string(), sha256: z.string(), size_bytes: z.number() })) }),
+            404: ErrorSchema,
+          },
+        },
+      },
+      async (request) => {
+        const job = await visibleJob(deps, principalOf(request), request.params.id);
+        const files = await listJobFiles(deps.pool, job.job_id);
+        return { files: files.map((f) => ({ path: f.path, sha256: f.sha256, size_bytes: f.size_bytes })) };
+      },
+    );
+
+    app.get(
+      '/v1/jobs/:id/files/*',
+      { schema: { params: JobParams.extend({ '*': z.string().min(1) }) } },
+      async (request, reply) => {
+        const job = await visibleJob(deps, principalOf(request), request.params.id);
+        const target = resolveWorkspacePath(deps.workspaceRoot, job.job_id, request.params['*']);
+        const known = target.ok && (await listJobFiles(deps.pool, job.job_id)).some((f) => f.path === target.normalized);
+        if (!target.ok || !known) throw new NotFoundError(`file ${request.params['*']}`);
+        const content = await fs.readFile(target.absolute).catch(() => {
+          throw new NotFoundError(`file ${request.params['*']}`);
+        });
+        return reply.type('application/octet-stream').send(content);
+      },
+    );
+  };
+}

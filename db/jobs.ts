@@ -1,0 +1,133 @@
+import type { Pool, PoolClient } from 'pg';
+import { withTransaction } from './transaction';
+
+export const TERMINAL_JOB_STATUSES = ['completed', 'failed', 'cancelled'] as const;
+export type JobStatus = 'queued' | 'running' | (typeof TERMINAL_JOB_STATUSES)[number];
+
+export function isTerminalStatus(status: string): boolean {
+  return (TERMINAL_JOB_STATUSES as readonly string[]).includes(status);
+}
+
+export interface JobRow {
+  job_id: string;
+  workflow_id: string;
+  prompt_id: string;
+  status: JobStatus;
+  model_tier: string | null;
+  created_by: string;
+  org_id: string | null;
+  task_queue: string;
+  project_slug: string | null;
+  summary: string | null;
+  error: unknown;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface NewSubmission {
+  jobId: string;
+  workflowId: string;
+  /** True when the submission starts a new workflow (no `workflow_id` in the request). */
+  newWorkflow: boolean;
+  promptId: string;
+  prompt: string;
+  projectSlug?: string;
+  modelTier?: string;
+  createdBy: string;
+  orgId: string;
+  taskQueue: string;
+}
+
+/**
+ * Writes the project (when named and new), workflow, prompt thread and queued job run, then calls
+ * `enqueue` (which starts the Temporal workflow) before committing: either everything is stored
+ * and the job is queued, or nothing is.
+ */
+export async function recordSubmission(pool: Pool, sub: NewSubmission, enqueue: () => Promise<void>): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    if (sub.projectSlug) {
+      await client.query('INSERT INTO projects (slug, name) VALUES ($1, $1) ON CONFLICT (slug) DO NOTHING', [
+        sub.projectSlug,
+      ]);
+    }
+    if (sub.newWorkflow) {
+      await client.query(
+        'INSERT INTO workflows (workflow_id, project_slug, created_by, org_id) VALUES ($1, $2, $3, $4)',
+        [sub.workflowId, sub.projectSlug ?? null, sub.createdBy, sub.orgId],
+      );
+    } else {
+      await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [sub.workflowId]);
+    }
+    await client.query('INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ($1, $2, $3, $4)', [
+      sub.promptId,
+      sub.workflowId,
+      sub.prompt,
+      sub.createdBy,
+    ]);
+    await client.query(
+      `INSERT INTO job_runs (job_id, workflow_id, prompt_id, status, model_tier, created_by, org_id, task_queue)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7)`,
+      [sub.jobId, sub.workflowId, sub.promptId, sub.modelTier ?? null, sub.createdBy, sub.orgId, sub.taskQueue],
+    );
+    await enqueue();
+  });
+}
+
+export interface WorkflowRef {
+  workflow_id: string;
+  project_slug: string | null;
+  org_id: string | null;
+}
+
+export async function findWorkflow(pool: Pool, workflowId: string): Promise<WorkflowRef | undefined> {
+  const { rows } = await pool.query<WorkflowRef>(
+    'SELECT workflow_id, project_slug, org_id FROM workflows WHERE workflow_id = $1',
+    [workflowId],
+  );
+  return rows[0];
+}
+
+export async function findJob(pool: Pool | PoolClient, jobId: string): Promise<JobRow | undefined> {
+  const { rows } = await pool.query<JobRow>(
+    `SELECT j.*, w.project_slug
+       FROM job_runs j JOIN workflows w USING (workflow_id)
+      WHERE j.job_id = $1`,
+    [jobId],
+  );
+  return rows[0];
+}
+
+/**
+ * Moves a job to `status` unless it is already terminal (a terminal state never changes), and
+ * bumps its workflow's `updated_at`. Returns false when the job does not exist.
+ */
+export async function setJobStatus(
+  pool: Pool,
+  jobId: string,
+  status: JobStatus,
+  details: { summary?: string; error?: unknown } = {},
+): Promise<boolean> {
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ workflow_id: string }>(
+      `UPDATE job_runs
+          SET status = $2,
+              summary = COALESCE($3, summary),
+              error = COALESCE($4::jsonb, error),
+              updated_at = now(),
+              started_at = CASE WHEN $2 = 'running' THEN COALESCE(started_at, now()) ELSE started_at END,
+              finished_at = CASE WHEN $2 IN ('completed', 'failed', 'cancelled') THEN now() ELSE finished_at END
+        WHERE job_id = $1 AND status NOT IN ('completed', 'failed', 'cancelled')
+        RETURNING workflow_id`,
+      [jobId, status, details.summary ?? null, details.error === undefined ? null : JSON.stringify(details.error)],
+    );
+    const changed = rows[0];
+    if (!changed) {
+      const existing = await client.query('SELECT 1 FROM job_runs WHERE job_id = $1', [jobId]);
+      return existing.rowCount === 1;
+    }
+    await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [changed.workflow_id]);
+    return true;
+  });
+}

@@ -1,0 +1,29 @@
+import { Pool } from 'pg';
+
+export interface PoolOptions {
+  dsn: string;
+  max: number;
+  ssl: boolean;
+  schema: string;
+}
+
+/**
+ * Creates the process's one pool. Every connection's search_path is the Keel schema, so SQL stays
+ * unqualified and a test can own a schema of its own. Embedded PGlite serves one connection, so the
+ * stack passes `max: 1` and every component queues on that one connection.
+ */
+export function createPool(options: PoolOptions): Pool {
+  const pool = new Pool({
+    connectionString: options.dsn,
+    max: options.max,
+    ssl: options.ssl ? { rejectUnauthorized: true } : undefined,
+    connectionTimeoutMillis: 10_000,
+  });
+  pool.on('connect', (client) => {
+    // Queued before any caller's query on this client, so it always runs first.
+    client.query(`SET search_path TO "${options.schema}", public`).catch(() => undefined);
+  });
+  // An idle client losing its connection must not crash the process; the next checkout reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}

@@ -1,0 +1,55 @@
+/** Every event kind the spec names, by group. The catalog grows; consumers tolerate unknown kinds. */
+export const EVENT_KIND_GROUPS = {
+  lifecycle: [
+    'node_started',
+    'node_finished',
+    'level_started',
+    'level_finished',
+    'scenario_started',
+    'scenario_finished',
+    'scenario_chained',
+  ],
+  agent: ['thinking', 'tool_call', 'tool_result', 'prompt_sent', 'agent_handoff', 'heartbeat', 'ui_action'],
+  routing: ['routing_decision', 'provider_fallback', 'model_fallback'],
+  verification: [
+    'verifier_started',
+    'verifier_finished',
+    'gate_decision',
+    'scope_checked',
+    'scope_confirmed',
+    'clarify_checked',
+    'clarify_confirmed',
+    'solutions_resolved',
+  ],
+  budget: ['budget_consumed', 'budget_exceeded'],
+  artifacts: [
+    'final',
+    'error',
+    'file_created',
+    'vercel_deployed',
+    'vercel_deploy_failed',
+    'build_verify_started',
+    'build_verify_passed',
+    'build_verify_failed',
+  ],
+  human: ['ask_user', 'approval_requested', 'human_task_assigned'],
+  skills: [
+    'product_build_started',
+    'capability_acquisition_blocked',
+    'vertical_discovery_started',
+    'vertical_planning_resumed',
+    'acquisition_unit_started',
+    'acquisition_unit_verified',
+    'acquisition_unit_failed',
+    'capability_acquired',
+  ],
+  confirmations: ['template_selected', 'template_scaffolded', 'design_selected', 'design_applied'],
+} as const;
+
+export type KnownEventKind = (typeof EVENT_KIND_GROUPS)[keyof typeof EVENT_KIND_GROUPS][number];
+
+export const TERMINAL_KINDS: ReadonlySet<string> = new Set(['final', 'error']);
+
+export function isTerminalKind(kind: string): boolean {
+  return TERMINAL_KINDS.has(kind);
+}

@@ -1,0 +1,214 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { QueueStore, RateDecision } from './queue-store';
+
+export interface MemoryQueueStoreOptions {
+  /** Namespace for every key and channel, e.g. `keel:<instance id>:`. */
+  prefix: string;
+}
+
+interface Entry {
+  value: number;
+  /** Epoch ms after which the entry no longer exists; null never expires. */
+  expiresAt: number | null;
+}
+
+type Listener = (message: string) => void;
+
+// Expired entries are already invisible on read; the sweep only bounds memory for keys nobody reads again.
+const sweepIntervalMs = 60_000;
+
+/**
+ * An in-process QueueStore for a single Keel process (REDIS_URL unset). Same semantics as the Redis store,
+ * except that nothing is shared: each store instance has its own windows, flags, counters and channels.
+ */
+export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): QueueStore {
+  // One keyspace for flags, claims and counters, as in Redis, so a key means the same thing in both stores.
+  const entries = new Map<string, Entry>();
+  const channels = new Map<string, Set<Listener>>();
+  const limiters = new Map<string, RateLimiterMemory>();
+  let closed = false;
+
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [key, entry] of entries) {
+      if (entry.expiresAt !== null && entry.expiresAt <= now) entries.delete(key);
+    }
+  }, sweepIntervalMs);
+  sweep.unref();
+
+  function assertOpen(): void {
+    if (closed) throw new Error('Queue store is closed');
+  }
+
+  function liveEntry(key: string): Entry | undefined {
+    const entry = entries.get(key);
+    if (entry && entry.expiresAt !== null && entry.expiresAt <= Date.now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  function limiterFor(points: number, durationSeconds: number): RateLimiterMemory {
+    const id = `${points}:${durationSeconds}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterMemory({ points, duration: durationSeconds, keyPrefix: rateKeyPrefix(prefix, id) });
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  return {
+    consume(key, points, durationSeconds) {
+      return settle(() => {
+        assertOpen();
+        assertRateLimit(points, durationSeconds);
+        return consumeOne(limiterFor(points, durationSeconds), key);
+      });
+    },
+
+    setFlag(key, ttlMs) {
+      return settle(() => {
+        assertOpen();
+        assertTtl(ttlMs);
+        entries.set(prefix + key, { value: 1, expiresAt: Date.now() + ttlMs });
+      });
+    },
+
+    hasFlag(key) {
+      return settle(() => {
+        assertOpen();
+        return liveEntry(prefix + key) !== undefined;
+      });
+    },
+
+    claimOnce(key, ttlMs) {
+      return settle(() => {
+        assertOpen();
+        assertTtl(ttlMs);
+        if (liveEntry(prefix + key)) return false;
+        entries.set(prefix + key, { value: 1, expiresAt: Date.now() + ttlMs });
+        return true;
+      });
+    },
+
+    incrementCounter(key) {
+      return settle(() => {
+        assertOpen();
+        const entry = liveEntry(prefix + key);
+        if (entry) {
+          entry.value += 1;
+          return entry.value;
+        }
+        entries.set(prefix + key, { value: 1, expiresAt: null });
+        return 1;
+      });
+    },
+
+    publish(channel, message) {
+      return settle(() => {
+        assertOpen();
+        const name = prefix + channel;
+        const recipients = channels.get(name);
+        if (!recipients) return;
+        const snapshot = [...recipients];
+        // Deliver later, like a network hop, so publishers never run subscriber code on their own stack;
+        // re-check membership so an unsubscribe that lands before delivery is honoured.
+        setImmediate(() => {
+          const current = channels.get(name);
+          for (const listener of snapshot) {
+            if (current?.has(listener)) deliver(listener, message);
+          }
+        });
+      });
+    },
+
+    subscribe(channel, onMessage) {
+      return settle(() => {
+        assertOpen();
+        const name = prefix + channel;
+        // A fresh wrapper per call, so subscribing the same callback twice yields two independent subscriptions.
+        const listener: Listener = (message) => onMessage(message);
+        let listeners = channels.get(name);
+        if (!listeners) {
+          listeners = new Set();
+          channels.set(name, listeners);
+        }
+        listeners.add(listener);
+        return () =>
+          settle(() => {
+            const current = channels.get(name);
+            if (!current) return;
+            current.delete(listener);
+            if (current.size === 0) channels.delete(name);
+          });
+      });
+    },
+
+    close() {
+      return settle(() => {
+        closed = true;
+        clearInterval(sweep);
+        channels.clear();
+        entries.clear();
+        limiters.clear();
+      });
+    },
+  };
+}
+
+// Runs synchronous work as a promise, turning a throw (closed store, bad argument) into a rejection.
+function settle<T>(work: () => T | PromiseLike<T>): Promise<T> {
+  return new Promise((resolve) => resolve(work()));
+}
+
+// The helpers below are shared with the Redis store so both implementations validate and answer identically.
+
+/** Where a limiter for one (points, duration) pair keeps its windows; the limiter appends `:<key>`. */
+export function rateKeyPrefix(prefix: string, limitId: string): string {
+  // The limit is part of the key so a key consumed under two different limits never shares one window's TTL.
+  return `${prefix}rate:${limitId}`;
+}
+
+/** Consumes one point and turns rate-limiter-flexible's resolve/reject-with-RateLimiterRes into a RateDecision. */
+export async function consumeOne(limiter: RateLimiterAbstract, key: string): Promise<RateDecision> {
+  try {
+    const res = await limiter.consume(key, 1);
+    return { allowed: true, remaining: res.remainingPoints, retryAfterMs: 0 };
+  } catch (err) {
+    // Anything other than a RateLimiterRes is a store failure, which must not read as "refused".
+    if (!(err instanceof RateLimiterRes)) throw err;
+    // A refusal always has a window to wait out; never tell a client to retry "now".
+    return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, err.msBeforeNext) };
+  }
+}
+
+export function assertRateLimit(points: number, durationSeconds: number): void {
+  // Redis windows are whole seconds (SET EX); a fractional or zero duration would silently mean something else.
+  if (!Number.isSafeInteger(points) || points < 1) {
+    throw new RangeError(`points must be a positive integer, got ${points}`);
+  }
+  if (!Number.isSafeInteger(durationSeconds) || durationSeconds < 1) {
+    throw new RangeError(`durationSeconds must be a positive integer, got ${durationSeconds}`);
+  }
+}
+
+export function assertTtl(ttlMs: number): void {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new RangeError(`ttlMs must be a positive integer, got ${ttlMs}`);
+}
+
+/**
+ * Runs one subscriber callback. A throwing callback must not starve the other subscribers of the message (nor,
+ * for Redis, break the connection's reply parser), yet must not vanish either, so it is rethrown on its own tick.
+ */
+export function deliver(listener: Listener, message: string): void {
+  try {
+    listener(message);
+  } catch (err) {
+    setImmediate(() => {
+      throw err;
+    });
+  }
+}

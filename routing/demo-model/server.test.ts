@@ -1,0 +1,222 @@
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { demoFileFor } from './respond';
+import { startDemoModelServer } from './server';
+import type { DemoModelServer } from './server';
+
+const writeFileTool: ChatCompletionTool = {
+  type: 'function',
+  function: {
+    name: 'write_file',
+    description: 'Writes a file in the job workspace.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
+  },
+};
+
+const prompt = 'Write hello.md that greets the reader';
+const executorSystem = 'You are the executor.\nKeel level: L4.executor';
+
+let server: DemoModelServer;
+let client: OpenAI;
+
+beforeAll(async () => {
+  server = await startDemoModelServer({ now: () => 1_700_000_000_500 });
+  client = new OpenAI({ apiKey: 'not-needed', baseURL: server.baseUrl, maxRetries: 0 });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+async function postRaw(path: string, body: string, contentType = 'application/json'): Promise<Response> {
+  return fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+}
+
+describe('startDemoModelServer', () => {
+  it('serves on loopback under /v1', () => {
+    expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+
+  it('answers a plain completion', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'keel-demo',
+      messages: [
+        { role: 'system', content: 'Keel level: L1.team_lead' },
+        { role: 'user', content: `Request:\n${prompt}` },
+      ],
+    });
+    expect(completion).toMatchObject({
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: 'keel-demo',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }],
+    });
+    expect(completion.id).toMatch(/^chatcmpl-[0-9a-f]{24}$/);
+    expect(completion.choices[0]?.message.content).toMatch(/^Plan for hello\.md:\n1\. L2 /);
+    const usage = completion.usage;
+    expect(usage?.prompt_tokens).toBe(
+      Math.ceil(('Keel level: L1.team_lead'.length + `Request:\n${prompt}`.length) / 4),
+    );
+    expect(usage?.total_tokens).toBe((usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0));
+  });
+
+  it('accepts and echoes an unknown model name', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'gpt-imaginary',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.model).toBe('gpt-imaginary');
+    expect(completion.choices[0]?.message.content).toContain('received: "hi"');
+  });
+
+  it('runs a tool-calling round trip: call, tool result, final text', async () => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [
+      { role: 'system', content: executorSystem },
+      { role: 'user', content: `## Task\nTask: Write hello.md\n\nRequest:\n${prompt}` },
+    ];
+    const first = await client.chat.completions.create({ model: 'keel-demo', messages, tools: [writeFileTool] });
+    const choice = first.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    expect(choice?.message.content).toBeNull();
+    const call = choice?.message.tool_calls?.[0];
+    if (call?.type !== 'function') throw new Error('expected a function tool call');
+    expect(call.id).toMatch(/^call_[0-9a-f]{16}$/);
+    expect(call.function.name).toBe('write_file');
+    expect(JSON.parse(call.function.arguments)).toEqual(demoFileFor(prompt));
+
+    messages.push(choice!.message, { role: 'tool', tool_call_id: call.id, content: 'wrote 34 bytes' });
+    const second = await client.chat.completions.create({ model: 'keel-demo', messages, tools: [writeFileTool] });
+    expect(second.choices[0]?.finish_reason).toBe('stop');
+    expect(second.choices[0]?.message.content).toBe('Wrote hello.md.');
+  });
+
+  it('streams a text completion that reassembles to the non-streamed one', async () => {
+    const body = {
+      model: 'keel-demo',
+      messages: [
+        { role: 'system' as const, content: 'Keel level: L2.architect' },
+        { role: 'user' as const, content: `Request:\n${prompt}` },
+      ],
+    };
+    const whole = await client.chat.completions.create(body);
+    const stream = await client.chat.completions.create({
+      ...body,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let content = '';
+    let finishReason: string | null = null;
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    let chunks = 0;
+    for await (const chunk of stream) {
+      chunks++;
+      expect(chunk.object).toBe('chat.completion.chunk');
+      expect(chunk.id).toBe(whole.id);
+      content += chunk.choices[0]?.delta.content ?? '';
+      finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
+      usage = chunk.usage ?? usage;
+    }
+    expect(chunks).toBeGreaterThan(3);
+    expect(content).toBe(whole.choices[0]?.message.content);
+    expect(finishReason).toBe('stop');
+    expect(usage).toEqual(whole.usage);
+  });
+
+  it('streams tool-call deltas that the client assembles into the same call', async () => {
+    const body = {
+      model: 'keel-demo',
+      messages: [
+        { role: 'system' as const, content: executorSystem },
+        { role: 'user' as const, content: `Request:\n${prompt}` },
+      ],
+      tools: [writeFileTool],
+    };
+    const whole = await client.chat.completions.create(body);
+    const final = await client.chat.completions.stream(body).finalChatCompletion();
+    expect(final.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(final.choices[0]?.message.tool_calls).toEqual(whole.choices[0]?.message.tool_calls);
+  });
+
+  it('ends the SSE stream with data: [DONE]', async () => {
+    const response = await postRaw(
+      '/chat/completions',
+      JSON.stringify({ model: 'keel-demo', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frames = (await response.text()).split('\n\n').filter((frame) => frame.length > 0);
+    expect(frames.every((frame) => frame.startsWith('data: '))).toBe(true);
+    expect(frames.at(-1)).toBe('data: [DONE]');
+  });
+
+  it('lists keel-demo', async () => {
+    const models = [];
+    for await (const model of client.models.list()) models.push(model);
+    expect(models).toEqual([expect.objectContaining({ id: 'keel-demo', object: 'model', owned_by: 'keel' })]);
+    await expect(client.models.retrieve('keel-demo')).resolves.toMatchObject({ id: 'keel-demo' });
+  });
+
+  it('rejects a body without messages with a 400 in the OpenAI error shape', async () => {
+    const malformed = { model: 'keel-demo' } as unknown as ChatCompletionCreateParamsNonStreaming;
+    const error: unknown = await client.chat.completions.create(malformed).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const apiError = error as InstanceType<typeof OpenAI.BadRequestError>;
+    expect(apiError.status).toBe(400);
+    expect(apiError.type).toBe('invalid_request_error');
+    expect(apiError.param).toBe('messages');
+    expect(apiError.code).toBe('invalid_request_body');
+    expect(apiError.message).toContain("'messages'");
+  });
+
+  it.each([
+    ['a message without a role', JSON.stringify({ model: 'keel-demo', messages: [{ content: 'hi' }] })],
+    ['empty messages', JSON.stringify({ model: 'keel-demo', messages: [] })],
+    ['a missing model', JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] })],
+    ['a tool message without tool_call_id', JSON.stringify({ model: 'm', messages: [{ role: 'tool', content: 'x' }] })],
+    ['a JSON null body', 'null'],
+    ['malformed JSON', '{"model": '],
+    ['an empty body', ''],
+  ])('answers %s with a 400 error body', async (_label, body) => {
+    const response = await postRaw('/chat/completions', body);
+    expect(response.status).toBe(400);
+    const json = (await response.json()) as { error: Record<string, unknown> };
+    expect(Object.keys(json)).toEqual(['error']);
+    expect(Object.keys(json.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+    expect(json.error.type).toBe('invalid_request_error');
+    expect(typeof json.error.message).toBe('string');
+    expect(typeof json.error.code).toBe('string');
+  });
+
+  it('answers an unsupported content type with a 4xx error body', async () => {
+    const response = await postRaw('/chat/completions', '<messages/>', 'application/xml');
+    expect(response.status).toBe(415);
+    const json = (await response.json()) as { error: { type: string; code: string } };
+    expect(json.error).toMatchObject({ type: 'invalid_request_error', code: 'unsupported_media_type' });
+  });
+
+  it('answers unknown routes and models with a 404 error body', async () => {
+    const response = await fetch(`${server.baseUrl}/nope`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: { message: 'Invalid URL (GET /v1/nope)', type: 'invalid_request_error', param: null, code: 'unknown_url' },
+    });
+    await expect(client.models.retrieve('gpt-imaginary')).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+});
+
+describe('startDemoModelServer options', () => {
+  it('binds a wildcard host and reports a reachable loopback URL', async () => {
+    const wildcard = await startDemoModelServer({ host: '0.0.0.0' });
+    try {
+      expect(wildcard.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const response = await fetch(`${wildcard.baseUrl}/models`);
+      expect(response.status).toBe(200);
+    } finally {
+      await wildcard.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import Fastify from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import { chatCompletionRequestSchema } from './chat-wire';
+import { completionId, toChunks, toCompletion } from './completion-wire';
+import { DEMO_MODEL_DISPLAY_NAME, DEMO_MODEL_ID, respond } from './respond';
+
+export interface DemoModelServerOptions {
+  /** Interface to bind; loopback by default because the demo model has no authentication. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Fastify request logging; off by default. */
+  logger?: boolean;
+  /** Clock for the `created` field, in milliseconds; `Date.now` by default. */
+  now?: () => number;
+}
+
+export interface DemoModelServer {
+  /** Ends with `/v1`, ready to be the official client's `baseURL`. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+interface OpenAiErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+}
+
+// Keel contexts grow with each level; the default 1 MiB would turn long jobs into 413s.
+const BODY_LIMIT = 16 * 1024 * 1024;
+
+// Clients see OpenAI-style codes, not the names of our HTTP framework's internals.
+const FRAMEWORK_ERROR_CODES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+};
+
+const MODEL_ENTRY = {
+  id: DEMO_MODEL_ID,
+  object: 'model',
+  created: 0,
+  owned_by: 'keel',
+  display_name: DEMO_MODEL_DISPLAY_NAME,
+};
+
+/**
+ * Starts the offline demo model on the OpenAI chat-completions wire: `POST /v1/chat/completions` (JSON, or SSE
+ * with `stream: true`), `GET /v1/models` and `GET /v1/models/:id`. Any model name is accepted and echoed back.
+ * Bad input is answered 4xx with an OpenAI-shaped error body. The caller owns the server and must `close()` it.
+ */
+export async function startDemoModelServer(options: DemoModelServerOptions = {}): Promise<DemoModelServer> {
+  const { host = '127.0.0.1', port = 0, logger = false, now = Date.now } = options;
+  const app = Fastify({ logger, bodyLimit: BODY_LIMIT });
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendError(reply, status, error.message, { code: FRAMEWORK_ERROR_CODES[error.code] ?? 'invalid_request' });
+    }
+    reply.log.error(error);
+    return sendError(reply, 500, 'The demo model failed to answer.', { type: 'server_error' });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `Invalid URL (${request.method} ${request.url})`, { code: 'unknown_url' }),
+  );
+
+  app.get('/v1/models', () => ({ object: 'list', data: [MODEL_ENTRY] }));
+
+  app.get<{ Params: { id: string } }>('/v1/models/:id', (request, reply) => {
+    if (request.params.id === DEMO_MODEL_ID) return MODEL_ENTRY;
+    return sendError(reply, 404, `The model '${request.params.id}' does not exist`, {
+      param: 'model',
+      code: 'model_not_found',
+    });
+  });
+
+  app.post('/v1/chat/completions', (request, reply) => {
+    const parsed = chatCompletionRequestSchema.safeParse(request.body);
+    if (!parsed.success) {
+      const { error } = parsed;
+      return sendError(reply, 400, describeIssue(error), { ...issueParam(error), code: 'invalid_request_body' });
+    }
+
+    const body = parsed.data;
+    const answer = respond(body);
+    const meta = { id: completionId(body.model, body.messages), model: body.model, created: Math.floor(now() / 1000) };
+    if (!body.stream) return toCompletion(answer, meta);
+
+    const chunks = toChunks(answer, { ...meta, includeUsage: body.stream_options?.include_usage === true });
+    const frames = [...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`), 'data: [DONE]\n\n'];
+    return reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(Readable.from(frames));
+  });
+
+  await app.listen({ host, port });
+  return {
+    baseUrl: `http://${urlHost(app.server.address() as AddressInfo)}/v1`,
+    close: () => app.close(),
+  };
+}
+
+function sendError(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  fields: { type?: string; param?: string | null; code?: string | null } = {},
+): FastifyReply {
+  const body: OpenAiErrorBody = {
+    error: {
+      message,
+      type: fields.type ?? 'invalid_request_error',
+      param: fields.param ?? null,
+      code: fields.code ?? null,
+    },
+  };
+  return reply.code(status).send(body);
+}
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request body.';
+  const where = issue.path.length > 0 ? `'${issue.path.map(String).join('.')}'` : 'request body';
+  return `Invalid ${where}: ${issue.message}`;
+}
+
+function issueParam(error: z.ZodError): { param: string | null } {
+  const path = error.issues[0]?.path ?? [];
+  return { param: path.length > 0 ? path.map(String).join('.') : null };
+}
+
+/** host:port for a URL; a wildcard bind is reached through loopback, and IPv6 needs brackets. */
+function urlHost(address: AddressInfo): string {
+  if (address.family === 'IPv6') {
+    const host = address.address === '::' ? '::1' : address.address;
+    return `[${host}]:${address.port}`;
+  }
+  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  return `${host}:${address.port}`;
+}

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { KEEL_SEARCH_ATTRIBUTES } from './search-attributes';
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  cliPath: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+  /** How long to wait for the frontend to answer before giving up. */
+  readyTimeoutMs?: number;
+}
+
+/**
+ * Starts the official Temporal dev server (with its Web UI) persisting to a SQLite file under
+ * `dataDir`, registers Keel's search attributes, and resolves once the frontend answers.
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const logPath = path.join(options.dataDir, 'temporal.log');
+  const log = fs.openSync(logPath, 'a');
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--ui-port',
+    String(options.uiPort),
+    '--db-filename',
+    path.join(options.dataDir, 'temporal.sqlite'),
+    '--namespace',
+    options.namespace,
+    '--log-level',
+    'warn',
+    ...KEEL_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
+  ];
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  const address = `127.0.0.1:${options.port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    await waitUntilReady(address, child, exited, options.readyTimeoutMs ?? 60_000, logPath);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  return {
+    address,
+    uiUrl: `http://localhost:${options.uiPort}`,
+    stop: () => stopChild(child, exited),
+  };
+}
+
+async function waitUntilReady(
+  address: string,
+  child: ChildProcess,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+  logPath: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined || child.exitCode !== null) {
+      throw new Error(`the Temporal dev server exited (code ${exitCode ?? child.exitCode}); see ${logPath}`);
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`the Temporal dev server did not answer on ${address} within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,11 @@
+/**
+ * Where the integration suite finds its real services. Defaults are this project's CI machine:
+ * PostgreSQL with trust auth on 127.0.0.1:5432 (database `test`) and Redis on 127.0.0.1:6379.
+ */
+export const testPostgresDsn = process.env.TEST_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A short random suffix so each test file owns its own schema, key prefix and task queue. */
+export function uniqueSuffix(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}

@@ -1,0 +1,140 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'pg';
+import { buildApp } from '../../api/app';
+import type { ApiDeps } from '../../api/deps';
+import type { RateLimits } from '../../api/plugins/principal';
+import { createIdAllocator } from '../../db/ids';
+import { migrate } from '../../db/migrate';
+import { createPool } from '../../db/pool';
+import { createToken } from '../../db/tokens';
+import { createQueueStore } from '../../queue/create-queue-store';
+import type { QueueStore } from '../../queue/queue-store';
+import { demoEndpoint } from '../../routing/demo-endpoint';
+import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
+import { createModelGateway } from '../../routing/gateway';
+import type { ProviderEndpoint } from '../../routing/config';
+import { findTemporalCli } from '../../temporal/cli-path';
+import { KEEL_SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
+import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
+import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+
+/**
+ * The integration suite's one harness: the real Temporal dev server (the installed CLI, through
+ * TestWorkflowEnvironment.createLocal), a PostgreSQL schema and a Redis key prefix of the test
+ * file's own, the real API on a loopback port and real workers. Only LLM vendors are replaced, by
+ * local servers that speak the chat_compat wire.
+ */
+export async function startTemporal(): Promise<TestWorkflowEnvironment> {
+  const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH);
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      ...(cli ? { executable: { type: 'existing-path', path: cli } } : {}),
+      searchAttributes: KEEL_SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
+  });
+}
+
+export interface TestDatabase {
+  pool: Pool;
+  schema: string;
+  dsn: string;
+  drop(): Promise<void>;
+}
+
+/** A migrated schema of this test's own in the real PostgreSQL. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const schema = `t_${uniqueSuffix()}`;
+  const pool = createPool({ dsn: testPostgresDsn, max: 5, ssl: false, schema });
+  await migrate(pool, schema);
+  return {
+    pool,
+    schema,
+    dsn: testPostgresDsn,
+    async drop() {
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await pool.end();
+    },
+  };
+}
+
+export function createTestQueue(): Promise<QueueStore> {
+  return createQueueStore({ redisUrl: testRedisUrl, instanceId: `test-${uniqueSuffix()}` });
+}
+
+export interface KeelUnderTest {
+  app: FastifyInstance;
+  baseUrl: string;
+  token: string;
+  taskQueue: string;
+  workspaceRoot: string;
+  deps: ApiDeps;
+  /** Starts a worker on this stack's task queue; several may run (one after another, or at once). */
+  startWorker(options?: { shutdownGraceTime?: string }): Promise<RunningWorker>;
+  close(): Promise<void>;
+}
+
+export interface KeelOptions {
+  temporal: TestWorkflowEnvironment;
+  db: TestDatabase;
+  queue: QueueStore;
+  /** Defaults to the offline demo model, started here. */
+  model?: ProviderEndpoint;
+  rateLimits?: RateLimits;
+  streamPollMs?: number;
+}
+
+/** The ingest API listening on a loopback port, with a dev token, over the given real services. */
+export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
+  let demo: DemoModelServer | undefined;
+  if (!options.model) demo = await startDemoModelServer();
+  const models = createModelGateway(options.model ?? demoEndpoint(demo!.baseUrl));
+  const workspaceRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-ws-'));
+  const taskQueue = `keel-test-${uniqueSuffix()}`;
+  const deps: ApiDeps = {
+    pool: options.db.pool,
+    queue: options.queue,
+    temporal: options.temporal.client,
+    ids: createIdAllocator({ pool: options.db.pool, queue: options.queue }),
+    taskQueue,
+    models,
+    rateLimits: options.rateLimits ?? { userPerMinute: 1000, orgPerMinute: 1000 },
+    workspaceRoot,
+    heartbeatMs: 15_000,
+    streamPollMs: options.streamPollMs ?? 1_000,
+  };
+  const app = await buildApp(deps, { logger: false });
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { token } = await createToken(options.db.pool, { userId: 'dev', orgId: 'org-test', isAdmin: true });
+  const workers: RunningWorker[] = [];
+
+  return {
+    app,
+    baseUrl,
+    token,
+    taskQueue,
+    workspaceRoot,
+    deps,
+    async startWorker(workerOptions = {}) {
+      const running = await startKeelWorker({
+        connection: options.temporal.nativeConnection,
+        namespace: options.temporal.namespace ?? 'default',
+        taskQueue,
+        deps: { pool: options.db.pool, queue: options.queue, models, workspaceRoot },
+        shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',
+      });
+      workers.push(running);
+      return running;
+    },
+    async close() {
+      await Promise.allSettled(workers.map((w) => w.stop()));
+      await app.close();
+      await demo?.close();
+      await fs.rm(workspaceRoot, { recursive: true, force: true });
+    },
+  };
+}

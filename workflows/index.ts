@@ -1,0 +1,3 @@
+// The worker's workflow bundle entry: every workflow type Keel registers.
+export { runJob } from './job';
+export { runLevel } from './level';

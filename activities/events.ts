@@ -49,7 +49,8 @@ export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
         return envelope;
       } catch (err) {
         // The job row commits with the submission; until then, retry.
-        if (err instanceof JobNotRecordedError) throw ApplicationFailure.create({ message: err.message, type: err.name });
+        if (err instanceof JobNotRecordedError)
+          throw ApplicationFailure.create({ message: err.message, type: err.name });
         throw err;
       }
     },

@@ -1,6 +1,9 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ChatMessage, ModelReply, ModelRoute, ToolDefinition } from '../routing/chat-types';
 import { ModelRequestRejected, type ModelGateway } from '../routing/gateway';
+
+/** Must stay well under the heartbeat timeout the workflows set on callModel. */
+const HEARTBEAT_EVERY_MS = 5_000;
 
 export function modelActivities(deps: { models: ModelGateway }) {
   return {
@@ -10,14 +13,23 @@ export function modelActivities(deps: { models: ModelGateway }) {
     },
 
     /** One LLM call. A refusal that retrying cannot fix fails without retries; anything else retries. */
-    async callModel(input: { route: ModelRoute; messages: ChatMessage[]; tools?: ToolDefinition[] }): Promise<ModelReply> {
+    async callModel(input: {
+      route: ModelRoute;
+      messages: ChatMessage[];
+      tools?: ToolDefinition[];
+    }): Promise<ModelReply> {
+      // Heartbeats let Temporal deliver a cancel (job cancel, worker shutdown) to a long call; the signal aborts it.
+      const context = Context.current();
+      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       try {
-        return await deps.models.call(input.route, input.messages, input.tools);
+        return await deps.models.call(input.route, input.messages, input.tools, context.cancellationSignal);
       } catch (err) {
         if (err instanceof ModelRequestRejected) {
           throw ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
         }
         throw err;
+      } finally {
+        clearInterval(beat);
       }
     },
   };

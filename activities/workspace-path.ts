@@ -14,7 +14,7 @@ export function resolveWorkspacePath(
   if (relative.length === 0 || relative.length > MAX_PATH_LENGTH) {
     return { ok: false, reason: `path must be 1..${MAX_PATH_LENGTH} characters` };
   }
-  // eslint-disable-next-line no-control-regex
+
   if (/[\u0000-\u001f\\]/.test(relative)) return { ok: false, reason: 'path has control characters or backslashes' };
   if (path.posix.isAbsolute(relative)) return { ok: false, reason: 'path must be relative to the workspace' };
   const normalized = path.posix.normalize(relative);

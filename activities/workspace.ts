@@ -10,8 +10,7 @@ import { resolveWorkspacePath } from './workspace-path';
 const writeFileArgs = z.object({ path: z.string(), content: z.string() });
 
 export type WriteFileResult =
-  | { ok: true; path: string; sha256: string; sizeBytes: number; message: string }
-  | { ok: false; message: string };
+  { ok: true; path: string; sha256: string; sizeBytes: number; message: string } | { ok: false; message: string };
 
 export function workspaceActivities(deps: { pool: Pool; workspaceRoot: string }) {
   return {
@@ -31,7 +30,8 @@ export function workspaceActivities(deps: { pool: Pool; workspaceRoot: string })
         return { ok: false, message: 'write_file needs JSON arguments {"path": string, "content": string}' };
       }
       const target = resolveWorkspacePath(deps.workspaceRoot, input.jobId, args.path);
-      if (!target.ok) return { ok: false, message: `write_file refused ${JSON.stringify(args.path)}: ${target.reason}` };
+      if (!target.ok)
+        return { ok: false, message: `write_file refused ${JSON.stringify(args.path)}: ${target.reason}` };
       const bytes = Buffer.from(args.content, 'utf8');
       const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
       await fs.mkdir(path.dirname(target.absolute), { recursive: true });

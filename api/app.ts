@@ -21,6 +21,8 @@ export async function buildApp(deps: ApiDeps, options: FastifyServerOptions = {}
   const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, ...options }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Every body is JSON; refusing text/plain up front gives a 415 instead of a confusing validation error.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}` } }),

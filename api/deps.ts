@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Pool } from 'pg';
 import type { IdAllocator } from '../db/ids';
 import type { QueueStore } from '../queue/queue-store';
-import type { ModelGateway } from '../routing/gateway';
+import type { ModelListing } from '../routing/gateway';
 import type { RateLimits } from './plugins/principal';
 
 /** Everything the ingest API needs, built by the entry point (or a test) and handed to buildApp. */
@@ -13,7 +13,8 @@ export interface ApiDeps {
   ids: IdAllocator;
   /** The Temporal task queue that carries jobs. */
   taskQueue: string;
-  models: ModelGateway;
+  /** What GET /v1/models lists. */
+  models: { list(): ModelListing[] };
   rateLimits: RateLimits;
   /** Where workers write job files (shared storage when API and workers run apart). */
   workspaceRoot: string;

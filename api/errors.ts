@@ -32,7 +32,9 @@ export class RateLimitedError extends AppError {
   override name = 'RateLimitedError';
   constructor(scope: string, retryAfterMs: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-    super(429, 'rate_limited', `${scope} rate limit exceeded; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+    super(429, 'rate_limited', `${scope} rate limit exceeded; retry in ${seconds} s`, {
+      'retry-after': String(seconds),
+    });
   }
 }
 
@@ -57,17 +59,27 @@ export interface ErrorBody {
 /** The one place errors become responses. 4xx messages are the client's to read; 5xx details stay in the log. */
 export function handleError(err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof AppError) {
-    return reply.code(err.statusCode).headers(err.headers).send({ error: { code: err.code, message: err.message } });
+    return reply
+      .code(err.statusCode)
+      .headers(err.headers)
+      .send({ error: { code: err.code, message: err.message } });
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const message = err.validation
-      .map((issue) => `${issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || err.validationContext}: ${issue.message}`)
+      .map(
+        (issue) =>
+          `${issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || err.validationContext}: ${issue.message}`,
+      )
       .join('; ');
     return reply.code(400).send({ error: { code: 'invalid_request', message } });
   }
+  const fastifyCode = (err as FastifyError).code;
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return reply.code(400).send({ error: { code: 'invalid_request', message: `body: ${err.message}` } });
+  }
   const status = (err as FastifyError).statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
-    const code = ((err as FastifyError).code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
+    const code = (fastifyCode ?? 'bad_request').replace(/^FST_ERR_(CTP_)?/, '').toLowerCase();
     return reply.code(status).send({ error: { code, message: err.message } });
   }
   request.log.error({ err }, 'request failed');

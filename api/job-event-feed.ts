@@ -6,6 +6,9 @@ import { eventEnvelope, type EventEnvelope } from '../events/envelope';
 import { isTerminalKind } from '../events/kinds';
 import type { QueueStore } from '../queue/queue-store';
 
+/** How long a terminal job may still be writing its terminal event. */
+const TERMINAL_GRACE_MS = 30_000;
+
 export interface FeedOptions {
   pool: Pool;
   queue: QueueStore;
@@ -82,8 +85,10 @@ export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventE
       readStored = timedOut;
       if (timedOut && !(await hasStoredAfter(last))) {
         const job = await findJob(pool, jobId);
-        // Terminal with nothing left to send (e.g. terminated by an operator): end the stream.
-        if (!job || isTerminalStatus(job.status)) return;
+        // Terminal for a while with nothing left to send (e.g. terminated by an operator): end the stream.
+        // The grace covers the moment between a job's terminal status and its terminal event.
+        const settled = job?.finished_at && Date.now() - job.finished_at.getTime() > TERMINAL_GRACE_MS;
+        if (!job || (isTerminalStatus(job.status) && settled)) return;
       }
     }
   } finally {

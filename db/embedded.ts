@@ -15,9 +15,16 @@ export interface EmbeddedPostgres {
  * queues every client's queries onto it, and the stack keeps its own pool at one connection so
  * transactions never interleave. A second process (e.g. `keel token create`) may connect briefly.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  schema: string;
+}): Promise<EmbeddedPostgres> {
   await fs.mkdir(options.dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir: options.dataDir, extensions: { vector } });
+  // Every socket client shares PGlite's one session, and PGlite ignores startup parameters, so the
+  // search path is set once here rather than per connection.
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"; SET search_path TO "${options.schema}", public`);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: options.port, maxConnections: 8 });
   try {
     await server.start();

@@ -60,12 +60,10 @@ export async function recordSubmission(pool: Pool, sub: NewSubmission, enqueue: 
     } else {
       await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [sub.workflowId]);
     }
-    await client.query('INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ($1, $2, $3, $4)', [
-      sub.promptId,
-      sub.workflowId,
-      sub.prompt,
-      sub.createdBy,
-    ]);
+    await client.query(
+      'INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ($1, $2, $3, $4)',
+      [sub.promptId, sub.workflowId, sub.prompt, sub.createdBy],
+    );
     await client.query(
       `INSERT INTO job_runs (job_id, workflow_id, prompt_id, status, model_tier, created_by, org_id, task_queue)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7)`,

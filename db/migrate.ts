@@ -20,7 +20,9 @@ export async function migrate(pool: Pool, schema: string, dir = MIGRATIONS_DIR):
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    const done = new Set(
+      (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
+    );
     for (const name of files) {
       if (done.has(name)) continue;
       const sql = await fs.readFile(path.join(dir, name), 'utf8');

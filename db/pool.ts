@@ -9,8 +9,8 @@ export interface PoolOptions {
 
 /**
  * Creates the process's one pool. Every connection's search_path is the Keel schema, so SQL stays
- * unqualified and a test can own a schema of its own. Embedded PGlite serves one connection, so the
- * stack passes `max: 1` and every component queues on that one connection.
+ * unqualified and a test can own a schema of its own. Embedded PGlite serves one session (it sets
+ * its search path itself), so the stack passes `max: 1` and every component queues on it.
  */
 export function createPool(options: PoolOptions): Pool {
   const pool = new Pool({
@@ -18,10 +18,8 @@ export function createPool(options: PoolOptions): Pool {
     max: options.max,
     ssl: options.ssl ? { rejectUnauthorized: true } : undefined,
     connectionTimeoutMillis: 10_000,
-  });
-  pool.on('connect', (client) => {
-    // Queued before any caller's query on this client, so it always runs first.
-    client.query(`SET search_path TO "${options.schema}", public`).catch(() => undefined);
+    // A startup parameter, so the search path is in force before the first query on every connection.
+    options: `-c search_path="${options.schema}",public`,
   });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', () => undefined);

@@ -2,6 +2,9 @@ import OpenAI from 'openai';
 import type { ChatMessage, ModelReply, ModelRoute, ToolCall, ToolDefinition } from './chat-types';
 import type { ProviderEndpoint } from './config';
 
+/** Statuses that retrying the same request cannot fix. */
+const REFUSALS = [400, 401, 403, 404, 422];
+
 /** Raised for a refusal that retrying cannot fix (bad key, malformed request); the activity marks it non-retryable. */
 export class ModelRequestRejected extends Error {
   override name = 'ModelRequestRejected';
@@ -26,7 +29,7 @@ export interface ModelListing {
 /** The one module every LLM call in Keel goes through. */
 export interface ModelGateway {
   route(role: string, modelTier?: string): ModelRoute;
-  call(route: ModelRoute, messages: ChatMessage[], tools?: ToolDefinition[]): Promise<ModelReply>;
+  call(route: ModelRoute, messages: ChatMessage[], tools?: ToolDefinition[], signal?: AbortSignal): Promise<ModelReply>;
   list(): ModelListing[];
 }
 
@@ -47,13 +50,16 @@ export function createModelGateway(endpoint: ProviderEndpoint): ModelGateway {
         candidates: [{ provider: endpoint.provider, model: endpoint.model }],
       };
     },
-    async call(route, messages, tools) {
+    async call(route, messages, tools, signal) {
       try {
-        const completion = await client.chat.completions.create({
-          model: route.model,
-          messages: messages as OpenAI.Chat.ChatCompletionMessageParam[],
-          ...(tools ? { tools: tools as OpenAI.Chat.ChatCompletionTool[] } : {}),
-        });
+        const completion = await client.chat.completions.create(
+          {
+            model: route.model,
+            messages: messages as OpenAI.Chat.ChatCompletionMessageParam[],
+            ...(tools ? { tools: tools } : {}),
+          },
+          { signal },
+        );
         const message = completion.choices[0]?.message;
         const toolCalls: ToolCall[] = (message?.tool_calls ?? [])
           .filter((call) => call.type === 'function')
@@ -75,24 +81,31 @@ export function createModelGateway(endpoint: ProviderEndpoint): ModelGateway {
           costUsd: 0,
         };
       } catch (err) {
-        if (err instanceof OpenAI.APIError && err.status !== undefined && [400, 401, 403, 404, 422].includes(err.status)) {
-          throw new ModelRequestRejected(`${route.provider}/${route.model} refused the request (${err.status}): ${err.message}`, err.status);
+        if (err instanceof OpenAI.APIError && typeof err.status === 'number' && REFUSALS.includes(err.status)) {
+          const status: number = err.status;
+          throw new ModelRequestRejected(
+            `${route.provider}/${route.model} refused the request (${status}): ${err.message}`,
+            status,
+          );
         }
         throw err;
       }
     },
-    list() {
-      return [
-        {
-          provider: endpoint.provider,
-          model: endpoint.model,
-          display_name: endpoint.displayName,
-          wire: 'chat_compat',
-          cost_tier: endpoint.tier,
-          configured: true,
-          allowed: true,
-        },
-      ];
-    },
+    list: () => listModels(endpoint),
   };
+}
+
+/** The GET /v1/models rows for an endpoint (the routing issue widens this to the whole catalog). */
+export function listModels(endpoint: ProviderEndpoint): ModelListing[] {
+  return [
+    {
+      provider: endpoint.provider,
+      model: endpoint.model,
+      display_name: endpoint.displayName,
+      wire: 'chat_compat',
+      cost_tier: endpoint.tier,
+      configured: true,
+      allowed: true,
+    },
+  ];
 }

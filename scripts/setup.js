@@ -30,12 +30,10 @@ function ensureDependencies() {
   const stamp = path.join(root, 'node_modules', '.keel-install-stamp');
   const digest = lockDigest();
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest) return;
-  const hasLock = fs.existsSync(path.join(root, 'package-lock.json'));
-  log(`installing npm dependencies (${hasLock ? 'npm ci' : 'npm install'})`);
-  const result = spawnSync('npm', [hasLock ? 'ci' : 'install', '--no-audit', '--no-fund'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  // `npm install`, not `npm ci`: the npm on these machines leaves other platforms' optional packages
+  // out of package-lock.json, which `npm ci` then refuses. `npm install` still installs the locked versions.
+  log('installing npm dependencies (npm install)');
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     log('npm install failed; see the output above');
     process.exit(result.status ?? 1);
@@ -50,7 +48,8 @@ function onPath(command) {
 
 /** Same order as temporal/cli-path.ts: TEMPORAL_CLI_PATH, PATH, then .temporal/bin. */
 function findTemporalCli() {
-  if (process.env.TEMPORAL_CLI_PATH) return fs.existsSync(process.env.TEMPORAL_CLI_PATH) ? process.env.TEMPORAL_CLI_PATH : undefined;
+  if (process.env.TEMPORAL_CLI_PATH)
+    return fs.existsSync(process.env.TEMPORAL_CLI_PATH) ? process.env.TEMPORAL_CLI_PATH : undefined;
   return onPath('temporal') ?? (fs.existsSync(localCli) ? localCli : undefined);
 }
 
@@ -81,9 +80,13 @@ function ensureTemporalCli() {
   log(`Temporal CLI ready at ${path.relative(root, localCli)}`);
 }
 
+/** tsc into dist/, then the SQL migrations beside the compiled db layer, then the prebuilt workflow bundle. */
 function build() {
   log('compiling TypeScript (tsc -p tsconfig.build.json)');
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [root] }), '-p', 'tsconfig.build.json'], {
+  const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  fs.cpSync(path.join(root, 'db', 'migrations'), path.join(root, 'dist', 'db', 'migrations'), { recursive: true });
+  execFileSync(process.execPath, [path.join(root, 'dist', 'temporal', 'bundle-workflows.js')], {
     cwd: root,
     stdio: 'inherit',
   });

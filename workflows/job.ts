@@ -39,7 +39,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const emit = createEmitter(input.ids, jobId);
   const progress: JobProgress = { status: 'running', finishedLevels: [], createdFiles: [] };
   setHandler(jobProgressQuery, () => progress);
-  const childSearchAttributes = workflowInfo().typedSearchAttributes.updateCopy([{ key: KEEL_STATUS, value: 'running' }]);
+  // Children are findable by the job's workflow id, project and creator; status belongs to the job alone.
+  const childSearchAttributes = workflowInfo().typedSearchAttributes.updateCopy([{ key: KEEL_STATUS, value: null }]);
 
   try {
     await markJobStatus({ jobId, status: 'running' });
@@ -70,12 +71,13 @@ export async function runJob(input: JobInput): Promise<JobResult> {
 
     const summary = summarize(results, progress.createdFiles);
     const executor = results.find((r) => r.role.startsWith('L4.'));
+    // Status before the terminal event: a client that reads the job after `final` sees it finished.
+    await markJobStatus({ jobId, status: 'completed', summary });
     await emit(JOB_ROLE, 'final', {
       agent_message: executor?.output ?? summary,
       summary,
       created_files: [...progress.createdFiles],
     });
-    await markJobStatus({ jobId, status: 'completed', summary });
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'completed' }]);
     progress.status = 'completed';
     return { status: 'completed', summary, createdFiles: progress.createdFiles };
@@ -84,15 +86,15 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     progress.status = cancelled ? 'cancelled' : 'failed';
     // The terminal event and status must be written even though this workflow is being cancelled.
     await CancellationScope.nonCancellable(async () => {
-      await emit(JOB_ROLE, 'error', {
-        retryable: !cancelled,
-        code: cancelled ? 'cancelled' : 'job_failed',
-        message: cancelled ? 'the job was cancelled' : describe(err),
-      });
       await markJobStatus({
         jobId,
-        status: progress.status as 'cancelled' | 'failed',
+        status: cancelled ? 'cancelled' : 'failed',
         error: { code: cancelled ? 'cancelled' : 'job_failed', message: describe(err) },
+      });
+      await emit(JOB_ROLE, 'error', {
+        retryable: !cancelled && !isNonRetryable(err),
+        code: cancelled ? 'cancelled' : 'job_failed',
+        message: cancelled ? 'the job was cancelled' : describe(err),
       });
     });
     upsertSearchAttributes([{ key: KEEL_STATUS, value: progress.status }]);
@@ -106,12 +108,24 @@ function summarize(results: LevelResult[], files: string[]): string {
   return `${results.length} levels ran; ${wrote}${verdict ? `; verifier: ${verdict}` : ''}.`;
 }
 
+/** A failure whose cause was marked non-retryable (e.g. a provider refusing the request) will fail again. */
+function isNonRetryable(err: unknown): boolean {
+  for (
+    let current = err as { nonRetryable?: boolean; cause?: unknown } | undefined;
+    current;
+    current = current.cause as typeof current
+  ) {
+    if (current.nonRetryable) return true;
+  }
+  return false;
+}
+
 /** The innermost message of a failure chain (child → activity → cause) is the one a user can act on. */
 function describe(err: unknown): string {
   let current = err as { message?: string; cause?: unknown } | undefined;
   let message = current?.message ?? String(err);
   while (current?.cause) {
-    current = current.cause as { message?: string; cause?: unknown };
+    current = current.cause;
     if (current.message) message = current.message;
   }
   return message;

@@ -7,6 +7,8 @@ import { levelMessages, parseVerdict, preview, WRITE_FILE_TOOL } from './prompts
 
 const { routeLevel, callModel } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
+  // callModel heartbeats every 5 s; a worker that dies mid-call is noticed within this.
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 });
 

@@ -3,7 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdAllocationError } from '../../db/ids';
 import { findWorkflow, recordSubmission } from '../../db/jobs';
-import { KEEL_CREATED_BY, KEEL_MODEL_TIER, KEEL_PROJECT, KEEL_STATUS, KEEL_WORKFLOW_ID } from '../../temporal/search-attributes';
+import {
+  KEEL_CREATED_BY,
+  KEEL_MODEL_TIER,
+  KEEL_PROJECT,
+  KEEL_STATUS,
+  KEEL_WORKFLOW_ID,
+} from '../../temporal/search-attributes';
 import type { runJob } from '../../workflows/job';
 import type { ApiDeps } from '../deps';
 import { AppError, NotFoundError, UnavailableError } from '../errors';

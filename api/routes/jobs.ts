@@ -77,7 +77,11 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       {
         schema: {
           params: JobParams,
-          response: { 202: z.object({ job_id: z.string(), status: z.literal('cancelled') }), 404: ErrorSchema, 409: ErrorSchema },
+          response: {
+            202: z.object({ job_id: z.string(), status: z.literal('cancelled') }),
+            404: ErrorSchema,
+            409: ErrorSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -106,7 +110,9 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         schema: {
           params: JobParams,
           response: {
-            200: z.object({ files: z.array(z.object({ path: z.string(), sha256: z.string(), size_bytes: z.number() })) }),
+            200: z.object({
+              files: z.array(z.object({ path: z.string(), sha256: z.string(), size_bytes: z.number() })),
+            }),
             404: ErrorSchema,
           },
         },
@@ -124,7 +130,8 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
         const target = resolveWorkspacePath(deps.workspaceRoot, job.job_id, request.params['*']);
-        const known = target.ok && (await listJobFiles(deps.pool, job.job_id)).some((f) => f.path === target.normalized);
+        const known =
+          target.ok && (await listJobFiles(deps.pool, job.job_id)).some((f) => f.path === target.normalized);
         if (!target.ok || !known) throw new NotFoundError(`file ${request.params['*']}`);
         const content = await fs.readFile(target.absolute).catch(() => {
           throw new NotFoundError(`file ${request.params['*']}`);

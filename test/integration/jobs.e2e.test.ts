@@ -4,7 +4,14 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
 import { demoFileFor } from '../../routing/demo-model/demo-file';
-import { createTestDatabase, createTestQueue, startKeel, startTemporal, type KeelUnderTest, type TestDatabase } from './harness';
+import {
+  createTestDatabase,
+  createTestQueue,
+  startKeel,
+  startTemporal,
+  type KeelUnderTest,
+  type TestDatabase,
+} from './harness';
 import type { QueueStore } from '../../queue/queue-store';
 import type { RunningWorker } from '../../temporal/worker';
 
@@ -29,7 +36,9 @@ afterAll(async () => {
   await temporal?.teardown();
 });
 
-async function submit(prompt: string): Promise<{ job_id: string; workflow_id: string; prompt_id: string; status: string }> {
+async function submit(
+  prompt: string,
+): Promise<{ job_id: string; workflow_id: string; prompt_id: string; status: string }> {
   const response = await fetch(`${keel.baseUrl}/v1/chat`, {
     method: 'POST',
     headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },

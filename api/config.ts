@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { postgresEnv } from '../db/config';
+import { queueEnvSchema } from '../queue/config';
+import { modelEnv } from '../routing/config';
+import { temporalEnv } from '../temporal/config';
+
+/** The ingest API's environment. The all-in-one stack extends it; `loadApiConfig` is for the API alone. */
+export const apiEnv = z.object({
+  ...postgresEnv.shape,
+  ...queueEnvSchema.shape,
+  ...temporalEnv.shape,
+  ...modelEnv.shape,
+  /** 0.0.0.0 in a container; loopback by default so a laptop does not expose the API. */
+  API_HOST: z.string().min(1).default('127.0.0.1'),
+  API_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Embedded data (PGlite, Temporal SQLite, job workspaces) lives here. */
+  DATA_DIR: z.string().min(1).default('.data'),
+  /** Job workspaces written by workers (shared storage when they run elsewhere); default DATA_DIR/workspaces. */
+  WORKSPACE_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** Requests per minute per user and per org, shared by all replicas through the queue store. */
+  RATE_LIMIT_USER_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_ORG_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  /** SSE heartbeat comment interval (ms). */
+  SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(15_000),
+  /** How often an idle SSE stream re-reads the database in case a live message was lost (ms). */
+  STREAM_POLL_MS: z.coerce.number().int().min(100).default(2_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type ApiEnv = z.infer<typeof apiEnv>;
+
+/** The API on its own (production): it needs a real database and a real Temporal. */
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiEnv {
+  const schema = apiEnv.superRefine((value, ctx) => {
+    if (!value.POSTGRES_DSN)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['POSTGRES_DSN'],
+        message: 'required when the API runs alone (npm start embeds one)',
+      });
+    if (!value.TEMPORAL_ADDRESS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEMPORAL_ADDRESS'],
+        message: 'required when the API runs alone (npm start embeds one)',
+      });
+  });
+  return parseEnv(schema, env, 'keel api');
+}

@@ -1,0 +1,235 @@
+// Prints how fast Keel ingests jobs next to baselines measured in the same run against the same Temporal dev server:
+//   1. bare start     client.workflow.start('runJob') with only the job's args, on a task queue no worker polls;
+//   2. start as Keel  the same call with the memo and search attributes POST /v1/chat adds (isolates their cost);
+//   3. Keel           POST /v1/chat over loopback HTTP: token lookup, rate limits (Redis), redaction, id sequences,
+//                     the rows' transaction and the workflow start. No worker runs, so jobs just queue.
+// Each phase runs N operations with C in flight, in R interleaved rounds, after a warm-up that is not counted.
+// Numbers are printed, never asserted.
+// Needs PostgreSQL (BENCH_POSTGRES_DSN; a throwaway schema, dropped at the end) and Redis (BENCH_REDIS_URL).
+// Run: npm run build && node dist/bench/ingest.js [--n=300] [--c=8] [--warmup=30] [--rounds=3]  (or BENCH_N, ...)
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { WorkflowStartOptions } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { buildApp } from '../api/app';
+import { createIdAllocator } from '../db/ids';
+import { migrate } from '../db/migrate';
+import { createPool } from '../db/pool';
+import { createToken } from '../db/tokens';
+import { createQueueStore } from '../queue/create-queue-store';
+import { demoEndpoint } from '../routing/demo-endpoint';
+import { createModelGateway } from '../routing/gateway';
+import { findTemporalCli } from '../temporal/cli-path';
+import { KEEL_CREATED_BY, KEEL_SEARCH_ATTRIBUTES, KEEL_STATUS, KEEL_WORKFLOW_ID } from '../temporal/search-attributes';
+import type { runJob } from '../workflows/job';
+
+const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const OP_TIMEOUT_MS = 30_000;
+const PROMPT = 'Write hello.md that greets the reader by name, then mail the summary to ops@example.com.';
+
+/** `--name=value` from argv, else BENCH_<NAME>, else the default; an integer of at least `min`. */
+function param(name: string, fallback: number, min = 1): number {
+  const flag = process.argv.find((arg) => arg.startsWith(`--${name}=`));
+  const raw = flag?.slice(name.length + 3) ?? process.env[`BENCH_${name.toUpperCase()}`] ?? String(fallback);
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+/** One measured operation; its samples and busy seconds accumulate over the rounds. */
+interface Phase {
+  name: string;
+  op: (i: number) => Promise<void>;
+  samples: number[];
+  seconds: number;
+}
+
+/** Nearest-rank percentile of ascending samples. */
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+let interrupted = false;
+
+/**
+ * Runs `op(from..from+count-1)` with `concurrency` in flight and adds the latencies (ms) and the wall time to the
+ * phase (unless it is a warm-up). The first failure stops the run; every lane first finishes its operation in flight,
+ * so teardown never races a request.
+ */
+async function runBatch(phase: Phase, from: number, count: number, concurrency: number, record: boolean) {
+  const samples: number[] = [];
+  let next = from;
+  let failure: Error | undefined;
+  const started = process.hrtime.bigint();
+  const lane = async () => {
+    while (next < from + count && !failure && !interrupted) {
+      const i = next++;
+      const t0 = process.hrtime.bigint();
+      try {
+        await phase.op(i);
+      } catch (err) {
+        failure ??= new Error(`${phase.name}: operation ${i} failed: ${(err as Error).message}`, { cause: err });
+        return;
+      }
+      samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+  if (failure) throw failure;
+  if (interrupted) throw new Error(`${phase.name}: interrupted`);
+  if (!record) return;
+  phase.samples.push(...samples);
+  phase.seconds += Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+type Summary = ReturnType<typeof summary>;
+
+function summary(phase: Phase) {
+  const sorted = [...phase.samples].sort((a, b) => a - b);
+  return {
+    name: phase.name,
+    count: sorted.length,
+    seconds: phase.seconds,
+    perSecond: sorted.length / phase.seconds,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted[sorted.length - 1]!,
+  };
+}
+
+async function main(): Promise<void> {
+  const n = param('n', 300);
+  const c = param('c', 8);
+  const warmup = param('warmup', 30, 0);
+  const rounds = Math.min(param('rounds', 3), n);
+  const poolMax = param('pool', 10); // POSTGRES_POOL_MAX's default
+  const runId = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
+  const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH);
+  console.log(
+    `node ${process.version} | ${os.platform()} ${os.arch()} | ${os.cpus().length} CPUs (${os.cpus()[0]?.model})`,
+  );
+  console.log(
+    `N=${n} C=${c} warm-up=${warmup} per phase, in ${rounds} rounds | pg pool max=${poolMax} | temporal CLI ${cli ?? 'SDK download'}`,
+  );
+
+  // Torn down in reverse order, whatever happens after each step succeeded.
+  const teardown: Array<[string, () => Promise<unknown>]> = [];
+  process.once('SIGINT', () => (interrupted = true));
+  try {
+    const temporal = await TestWorkflowEnvironment.createLocal({
+      server: {
+        ...(cli ? { executable: { type: 'existing-path', path: cli } } : {}),
+        searchAttributes: KEEL_SEARCH_ATTRIBUTES,
+        extraArgs: ['--log-level', 'error'],
+      },
+    });
+    teardown.push(['temporal', () => temporal.teardown()]);
+
+    const schema = `bench_${runId}`;
+    const pool = createPool({ dsn: POSTGRES_DSN, max: poolMax, ssl: false, schema });
+    teardown.push(['pool', () => pool.end()]);
+    teardown.push(['schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)]);
+    await migrate(pool, schema);
+
+    const queue = await createQueueStore({ redisUrl: REDIS_URL, instanceId: `bench-${runId}` });
+    teardown.push(['redis', () => queue.close()]);
+
+    const taskQueue = `bench-keel-${runId}`;
+    const app = await buildApp(
+      {
+        pool,
+        queue,
+        temporal: temporal.client,
+        ids: createIdAllocator({ pool, queue }),
+        taskQueue,
+        // Never called: no worker runs. Port 9 (discard) on loopback, so a stray call could not leave the host.
+        models: createModelGateway(demoEndpoint('http://127.0.0.1:9/v1')),
+        rateLimits: { userPerMinute: 1_000_000, orgPerMinute: 1_000_000 },
+        workspaceRoot: os.tmpdir(),
+        heartbeatMs: 15_000,
+        streamPollMs: 1_000,
+      },
+      { logger: false },
+    );
+    teardown.push(['api', () => app.close()]);
+    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    const { token } = await createToken(pool, { userId: 'bench', orgId: 'org-bench', isAdmin: false });
+
+    const client = temporal.client;
+    const bareQueue = `bench-bare-${runId}`;
+    const startArgs = (jobId: string): WorkflowStartOptions<typeof runJob> => ({
+      workflowId: jobId,
+      taskQueue: bareQueue,
+      args: [{ ids: { job_id: jobId, workflow_id: 'wf-0', prompt_id: 'pt-0' }, prompt: PROMPT, createdBy: 'bench' }],
+    });
+    const bareStart = async (jobId: string) => {
+      await client.withDeadline(Date.now() + OP_TIMEOUT_MS, () => client.workflow.start('runJob', startArgs(jobId)));
+    };
+    const keelLikeStart = async (jobId: string) => {
+      const options: WorkflowStartOptions<typeof runJob> = {
+        ...startArgs(jobId),
+        memo: { prompt_preview: PROMPT.slice(0, 200) },
+        typedSearchAttributes: [
+          { key: KEEL_WORKFLOW_ID, value: 'wf-0' },
+          { key: KEEL_CREATED_BY, value: 'bench' },
+          { key: KEEL_STATUS, value: 'queued' },
+        ],
+      };
+      await client.withDeadline(Date.now() + OP_TIMEOUT_MS, () => client.workflow.start('runJob', options));
+    };
+    const postChat = async () => {
+      const res = await fetch(`${baseUrl}/v1/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: PROMPT }),
+        signal: AbortSignal.timeout(OP_TIMEOUT_MS),
+      });
+      const body = await res.text();
+      if (res.status !== 202) throw new Error(`HTTP ${res.status}: ${body.slice(0, 300)}`);
+    };
+
+    const phases: Phase[] = [
+      { name: 'bare start', op: (i) => bareStart(`bench-bare-${runId}-${i}`), samples: [], seconds: 0 },
+      { name: 'start as Keel', op: (i) => keelLikeStart(`bench-sa-${runId}-${i}`), samples: [], seconds: 0 },
+      { name: 'Keel POST /v1/chat', op: () => postChat(), samples: [], seconds: 0 },
+    ];
+    console.log('warming up…');
+    for (const phase of phases) await runBatch(phase, 0, warmup, c, false);
+    // The phases take turns in rounds, so drift (a busy neighbour, a growing Temporal store) spreads over all three.
+    for (let round = 0, done = 0; round < rounds; round += 1) {
+      const count = Math.floor((n * (round + 1)) / rounds) - done;
+      for (const phase of phases) await runBatch(phase, warmup + done, count, c, true);
+      done += count;
+    }
+
+    const { rows } = await pool.query<{ count: string }>('SELECT count(*) AS count FROM job_runs');
+    console.log(`job_runs rows written: ${rows[0]?.count} (expected ${warmup + n})\n`);
+    const results = phases.map(summary);
+    const line = (name: string, cells: string[]) =>
+      console.log(`${name.padEnd(18)} | ${cells.map((x) => x.padStart(7)).join(' | ')}`);
+    line('phase', ['ops', 'seconds', 'ops/s', 'p50 ms', 'p99 ms', 'max ms']);
+    for (const r of results) {
+      line(r.name, [
+        String(r.count),
+        r.seconds.toFixed(2),
+        ...[r.perSecond, r.p50, r.p99, r.max].map((x) => x.toFixed(1)),
+      ]);
+    }
+    const [bare, keelLike, keel] = results as [Summary, Summary, Summary];
+    const ratios = (base: Summary) =>
+      `rate ${(keel.perSecond / base.perSecond).toFixed(2)}x, p50 ${(keel.p50 / base.p50).toFixed(2)}x, ` +
+      `p99 ${(keel.p99 / base.p99).toFixed(2)}x`;
+    console.log(`\nKeel / bare start:    ${ratios(bare)}`);
+    console.log(`Keel / start as Keel: ${ratios(keelLike)}`);
+  } finally {
+    for (const [name, close] of teardown.reverse()) {
+      await close().catch((err: unknown) => console.error(`teardown ${name}: ${(err as Error).message}`));
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

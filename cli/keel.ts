@@ -1,0 +1,149 @@
+// `npx keel`: submit a job and watch it live, or mint an API token.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Pool } from 'pg';
+import { ConfigError } from '../config/parse-env';
+import { startEmbeddedPostgres } from '../db/embedded';
+import { migrate } from '../db/migrate';
+import { createPool } from '../db/pool';
+import { createToken } from '../db/tokens';
+import { readDevToken, readStackState } from '../stack/state-file';
+import { loadCliConfig, type CliEnv } from './config';
+import { ApiError, ensureOk, streamJobEvents } from './event-stream';
+import { renderEvent } from './render';
+
+const USAGE = `Usage:
+  keel job "<prompt>" [--project <slug>] [--workflow <wf-id>] [--tier free|cheap|frontier]
+      Submit a job and render its events live until final; exits 1 on error.
+  keel token create --user <id> [--org <id>] [--admin] [--label <text>]
+      Create an API token and print it once.
+
+Environment: KEEL_API_URL, KEEL_TOKEN (default: the running stack's dev token), DATA_DIR, POSTGRES_DSN.`;
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+async function main(argv: string[]): Promise<number> {
+  const env = loadCliConfig();
+  const [command, ...rest] = argv;
+  if (command === 'job') return runJob(env, rest);
+  if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return 0;
+  }
+  throw new UsageError(`unknown command: ${argv.join(' ')}`);
+}
+
+async function runJob(env: CliEnv, args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { project: { type: 'string' }, workflow: { type: 'string' }, tier: { type: 'string' } },
+  });
+  const prompt = positionals.join(' ').trim();
+  if (!prompt) throw new UsageError('keel job needs a prompt');
+  const stack = readStackState(env.DATA_DIR);
+  const baseUrl = (env.KEEL_API_URL ?? stack?.api_url ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+  const token = env.KEEL_TOKEN ?? readDevToken(env.DATA_DIR);
+  if (!token) throw new UsageError('no API token: set KEEL_TOKEN, or start Keel with `npm start` to get a dev token');
+
+  const response = await ensureOk(
+    await fetch(`${baseUrl}/v1/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        prompt,
+        ...(values.project ? { project_slug: values.project } : {}),
+        ...(values.workflow ? { workflow_id: values.workflow } : {}),
+        ...(values.tier ? { metadata: { model_tier: values.tier } } : {}),
+      }),
+    }),
+  );
+  const job = (await response.json()) as { job_id: string; workflow_id: string; prompt_id: string };
+  const style = { color: Boolean(process.stdout.isTTY) && !env.NO_COLOR };
+  console.log(`job ${job.job_id}  (workflow ${job.workflow_id}, prompt ${job.prompt_id})`);
+  if (stack?.temporal_ui_url) {
+    console.log(`Temporal UI: ${stack.temporal_ui_url}/namespaces/default/workflows/${encodeURIComponent(job.job_id)}`);
+  }
+
+  // Reconnect with Last-Event-ID if the connection drops before a terminal event.
+  let last = 0;
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    try {
+      for await (const event of streamJobEvents({ baseUrl, token, jobId: job.job_id, lastEventId: last })) {
+        last = event.sequence;
+        const line = renderEvent(event, style);
+        if (line) console.log(line);
+        if (event.kind === 'final') return 0;
+        if (event.kind === 'error') return 1;
+      }
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      console.error(`stream interrupted (${(err as Error).message}); reconnecting after event ${last}`);
+    }
+  }
+  console.error('the stream ended without a terminal event');
+  return 1;
+}
+
+async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      user: { type: 'string' },
+      org: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+      label: { type: 'string' },
+    },
+  });
+  if (!values.user) throw new UsageError('keel token create needs --user <id>');
+  const database = await openDatabase(env);
+  const { pool } = database;
+  try {
+    await migrate(pool, env.POSTGRES_SCHEMA);
+    const { token } = await createToken(pool, {
+      userId: values.user,
+      orgId: values.org ?? values.user,
+      isAdmin: values.admin,
+      label: values.label,
+    });
+    console.log(token);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+/** POSTGRES_DSN; else the running stack's embedded database; else the embedded database's files directly. */
+async function openDatabase(env: CliEnv): Promise<{ pool: Pool; close(): Promise<void> }> {
+  const options = { max: 1, ssl: env.POSTGRES_SSL, schema: env.POSTGRES_SCHEMA };
+  const dsn = env.POSTGRES_DSN ?? readStackState(env.DATA_DIR)?.embedded_postgres_dsn;
+  if (dsn) {
+    const pool = createPool({ dsn, ...options, ssl: env.POSTGRES_DSN ? options.ssl : false });
+    return { pool, close: () => pool.end() };
+  }
+  const embedded = await startEmbeddedPostgres({
+    dataDir: path.resolve(env.DATA_DIR, 'pglite'),
+    port: 0,
+    schema: env.POSTGRES_SCHEMA,
+  });
+  const pool = createPool({ dsn: embedded.dsn, ...options, ssl: false });
+  return {
+    pool,
+    async close() {
+      await pool.end();
+      await embedded.close();
+    },
+  };
+}
+
+main(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((err: unknown) => {
+    if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
+    else if (err instanceof ConfigError || err instanceof ApiError) console.error(err.message);
+    else console.error(err instanceof Error ? err.message : err);
+    process.exit(2);
+  });

@@ -1,0 +1,61 @@
+import type { EventEnvelope } from '../events/envelope';
+
+export interface RenderStyle {
+  color: boolean;
+}
+
+const CODES = {
+  dim: [2, 22],
+  bold: [1, 22],
+  green: [32, 39],
+  red: [31, 39],
+  cyan: [36, 39],
+  yellow: [33, 39],
+} as const;
+type Tone = keyof typeof CODES;
+
+function paint(style: RenderStyle, tone: Tone, text: string): string {
+  if (!style.color) return text;
+  const [open, close] = CODES[tone];
+  return `\u001b[${open}m${text}\u001b[${close}m`;
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+}
+
+/**
+ * One terminal line per event worth showing, or undefined for events too fine-grained for a person
+ * (node bookkeeping, tool results). Unknown kinds get a generic row: the catalog grows.
+ */
+export function renderEvent(event: EventEnvelope, style: RenderStyle): string | undefined {
+  const p = event.payload;
+  const role = paint(style, 'cyan', event.agent_role.padEnd(14));
+  switch (event.kind) {
+    case 'node_started':
+    case 'node_finished':
+    case 'tool_result':
+    case 'level_started':
+      return undefined;
+    case 'routing_decision':
+      return `${role} ${paint(style, 'dim', `→ ${str(p.provider)}/${str(p.model) || '(any)'} [${str(p.tier)}]`)}`;
+    case 'level_finished': {
+      const mark = p.ok ? paint(style, 'green', '✓') : paint(style, 'red', '✗');
+      const verdict = p.verdict ? ` verdict: ${str(p.verdict)}` : '';
+      return `${role} ${mark} ${str(p.duration_ms)} ms${verdict}  ${paint(style, 'dim', str(p.output_preview))}`;
+    }
+    case 'tool_call':
+      return `${role} ${paint(style, 'dim', `calls ${str(p.name)}`)}`;
+    case 'file_created':
+      return `${role} ${paint(style, 'yellow', '+')} ${str(p.path)} (${str(p.size_bytes)} bytes)`;
+    case 'final': {
+      const files =
+        Array.isArray(p.created_files) && p.created_files.length > 0 ? `\n  files: ${p.created_files.join(', ')}` : '';
+      return `${paint(style, 'bold', paint(style, 'green', '✔ final'))}  ${str(p.summary)}${files}\n  ${str(p.agent_message)}`;
+    }
+    case 'error':
+      return `${paint(style, 'bold', paint(style, 'red', '✖ error'))}  ${str(p.message)}${p.retryable ? ' (retryable)' : ''}`;
+    default:
+      return `${role} ${paint(style, 'dim', `· ${event.kind}`)}`;
+  }
+}

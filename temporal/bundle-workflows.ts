@@ -1,0 +1,19 @@
+// Writes the prebuilt workflow bundle production workers load (`npm run build` runs this after tsc).
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+
+async function main(): Promise<void> {
+  const out = path.resolve(process.argv[2] ?? path.join(__dirname, '..', 'workflow-bundle.js'));
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    logger: new DefaultLogger('WARN'),
+  });
+  fs.writeFileSync(out, code);
+  console.error(`[setup] workflow bundle written to ${path.relative(process.cwd(), out)} (${code.length} bytes)`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { postgresEnv } from '../db/config';
+import { queueEnvSchema } from '../queue/config';
+import { modelEnv } from '../routing/config';
+import { temporalEnv } from './config';
+
+/** The worker's environment. The all-in-one stack extends it; `loadWorkerConfig` is for the worker alone. */
+export const workerEnv = z.object({
+  ...postgresEnv.shape,
+  ...queueEnvSchema.shape,
+  ...temporalEnv.shape,
+  ...modelEnv.shape,
+  DATA_DIR: z.string().min(1).default('.data'),
+  /** Job workspaces; shared storage when API and workers run on different machines. */
+  WORKSPACE_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** A prebuilt workflow bundle (`npm run build` writes dist/workflow-bundle.js); otherwise bundled at start. */
+  WORKFLOW_BUNDLE_PATH: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** How long in-flight activities may finish on shutdown, e.g. "10 seconds". */
+  WORKER_SHUTDOWN_GRACE: z.string().min(1).default('10 seconds'),
+});
+export type WorkerEnv = z.infer<typeof workerEnv>;
+
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEnv {
+  const schema = workerEnv.superRefine((value, ctx) => {
+    if (!value.POSTGRES_DSN)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['POSTGRES_DSN'],
+        message: 'required when the worker runs alone (npm start embeds one)',
+      });
+    if (!value.TEMPORAL_ADDRESS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEMPORAL_ADDRESS'],
+        message: 'required when the worker runs alone (npm start embeds one)',
+      });
+  });
+  return parseEnv(schema, env, 'keel worker');
+}

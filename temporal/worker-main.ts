@@ -1,0 +1,46 @@
+// Entry point: a worker alone (production). `npm start` runs one inside the all-in-one stack instead.
+import fs from 'node:fs';
+import { workspaceRoot } from '../api/workspace-root';
+import { createPool } from '../db/pool';
+import { createQueueStore } from '../queue/create-queue-store';
+import { openModels } from '../routing/open-models';
+import { jobTaskQueue, temporalSettings } from './config';
+import { connectWorker } from './connection';
+import { startKeelWorker } from './worker';
+import { loadWorkerConfig } from './worker-config';
+
+async function main(): Promise<void> {
+  const env = loadWorkerConfig();
+  const pool = createPool({
+    dsn: env.POSTGRES_DSN!,
+    max: env.POSTGRES_POOL_MAX,
+    ssl: env.POSTGRES_SSL,
+    schema: env.POSTGRES_SCHEMA,
+  });
+  const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
+  const models = await openModels(env);
+  const connection = await connectWorker(temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p)));
+  try {
+    const worker = await startKeelWorker({
+      connection,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: jobTaskQueue(env),
+      deps: { pool, queue, models: models.gateway, workspaceRoot: workspaceRoot(env) },
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
+      shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
+    });
+    process.once('SIGINT', () => void worker.stop());
+    process.once('SIGTERM', () => void worker.stop());
+    await worker.done;
+  } finally {
+    await connection.close();
+    await models.close();
+    await queue.close();
+    await pool.end();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import { buildApp } from '../../api/app';
@@ -29,6 +30,7 @@ import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
  * local servers that speak the chat_compat wire.
  */
 export async function startTemporal(): Promise<TestWorkflowEnvironment> {
+  quietTemporalLogs();
   const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH);
   return TestWorkflowEnvironment.createLocal({
     server: {
@@ -137,4 +139,13 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
       await fs.rm(workspaceRoot, { recursive: true, force: true });
     },
   };
+}
+
+/** Worker and bundler logs at WARN, so a passing run reads as test results. Once per process. */
+function quietTemporalLogs(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // already installed by an earlier test file in this process
+  }
 }

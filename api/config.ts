@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { emptyAsUndefined, parseEnv, requireWhenAlone } from '../config/parse-env';
 import { postgresEnv } from '../db/config';
 import { queueEnvSchema } from '../queue/config';
 import { modelEnv } from '../routing/config';
@@ -31,19 +31,6 @@ export type ApiEnv = z.infer<typeof apiEnv>;
 
 /** The API on its own (production): it needs a real database and a real Temporal. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiEnv {
-  const schema = apiEnv.superRefine((value, ctx) => {
-    if (!value.POSTGRES_DSN)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['POSTGRES_DSN'],
-        message: 'required when the API runs alone (npm start embeds one)',
-      });
-    if (!value.TEMPORAL_ADDRESS)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TEMPORAL_ADDRESS'],
-        message: 'required when the API runs alone (npm start embeds one)',
-      });
-  });
+  const schema = apiEnv.superRefine(requireWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'API'));
   return parseEnv(schema, env, 'keel api');
 }

@@ -1,9 +1,12 @@
 import type { Client } from '@temporalio/client';
 import type { Pool } from 'pg';
-import type { IdAllocator } from '../db/ids';
+import { createIdAllocator, type IdAllocator } from '../db/ids';
 import type { QueueStore } from '../queue/queue-store';
 import type { ModelListing } from '../routing/gateway';
+import { jobTaskQueue } from '../temporal/config';
+import type { ApiEnv } from './config';
 import type { RateLimits } from './plugins/principal';
+import { workspaceRoot } from './workspace-root';
 
 /** Everything the ingest API needs, built by the entry point (or a test) and handed to buildApp. */
 export interface ApiDeps {
@@ -22,4 +25,20 @@ export interface ApiDeps {
   heartbeatMs: number;
   /** How often a stream re-reads the database in case a live message was lost. */
   streamPollMs: number;
+}
+
+/** The API's dependencies as its environment configures them, over resources the entry point opened. */
+export function apiDepsFromEnv(
+  env: ApiEnv,
+  resources: Pick<ApiDeps, 'pool' | 'queue' | 'temporal' | 'models'>,
+): ApiDeps {
+  return {
+    ...resources,
+    ids: createIdAllocator({ pool: resources.pool, queue: resources.queue }),
+    taskQueue: jobTaskQueue(env),
+    rateLimits: { userPerMinute: env.RATE_LIMIT_USER_PER_MINUTE, orgPerMinute: env.RATE_LIMIT_ORG_PER_MINUTE },
+    workspaceRoot: workspaceRoot(env),
+    heartbeatMs: env.SSE_HEARTBEAT_MS,
+    streamPollMs: env.STREAM_POLL_MS,
+  };
 }

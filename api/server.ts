@@ -1,41 +1,24 @@
 // Entry point: the ingest API alone (production). `npm start` runs it inside the all-in-one stack instead.
 import fs from 'node:fs';
-import { createIdAllocator } from '../db/ids';
-import { createPool } from '../db/pool';
+import { createPoolFromEnv } from '../db/pool';
 import { createQueueStore } from '../queue/create-queue-store';
 import { configuredProvider } from '../routing/config';
 import { demoEndpoint } from '../routing/demo-endpoint';
 import { listModels } from '../routing/gateway';
-import { jobTaskQueue, temporalSettings } from '../temporal/config';
+import { temporalSettings } from '../temporal/config';
 import { connectClient } from '../temporal/connection';
 import { buildApp } from './app';
 import { loadApiConfig } from './config';
-import { workspaceRoot } from './workspace-root';
+import { apiDepsFromEnv } from './deps';
 
 async function main(): Promise<void> {
   const env = loadApiConfig();
-  const pool = createPool({
-    dsn: env.POSTGRES_DSN!,
-    max: env.POSTGRES_POOL_MAX,
-    ssl: env.POSTGRES_SSL,
-    schema: env.POSTGRES_SCHEMA,
-  });
+  const pool = createPoolFromEnv(env);
   const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
   const temporal = await connectClient(temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p)));
   const endpoint = configuredProvider(env) ?? demoEndpoint('');
   const app = await buildApp(
-    {
-      pool,
-      queue,
-      temporal: temporal.client,
-      ids: createIdAllocator({ pool, queue }),
-      taskQueue: jobTaskQueue(env),
-      models: { list: () => listModels(endpoint) },
-      rateLimits: { userPerMinute: env.RATE_LIMIT_USER_PER_MINUTE, orgPerMinute: env.RATE_LIMIT_ORG_PER_MINUTE },
-      workspaceRoot: workspaceRoot(env),
-      heartbeatMs: env.SSE_HEARTBEAT_MS,
-      streamPollMs: env.STREAM_POLL_MS,
-    },
+    apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: { list: () => listModels(endpoint) } }),
     { logger: { level: env.LOG_LEVEL } },
   );
   await app.listen({ host: env.API_HOST, port: env.API_PORT });

@@ -23,3 +23,21 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv,
 export function emptyAsUndefined(value: unknown): unknown {
   return value === '' ? undefined : value;
 }
+
+/**
+ * Refinement for a process that runs alone (production): the named variables, which `npm start`
+ * would otherwise fill with embedded defaults, must be set.
+ */
+export function requireWhenAlone(names: readonly string[], processName: string) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    for (const name of names) {
+      if (value[name] === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `required when the ${processName} runs alone (npm start embeds one)`,
+        });
+      }
+    }
+  };
+}

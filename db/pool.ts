@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import type { PostgresEnv } from './config';
 
 export interface PoolOptions {
   dsn: string;
@@ -24,4 +25,15 @@ export function createPool(options: PoolOptions): Pool {
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** The pool of a process that runs alone against a configured database (POSTGRES_DSN required by its config). */
+export function createPoolFromEnv(env: PostgresEnv): Pool {
+  if (!env.POSTGRES_DSN) throw new Error('POSTGRES_DSN is not set');
+  return createPool({
+    dsn: env.POSTGRES_DSN,
+    max: env.POSTGRES_POOL_MAX,
+    ssl: env.POSTGRES_SSL,
+    schema: env.POSTGRES_SCHEMA,
+  });
 }

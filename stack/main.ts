@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { buildApp } from '../api/app';
+import { apiDepsFromEnv } from '../api/deps';
 import { workspaceRoot } from '../api/workspace-root';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
-import { createIdAllocator } from '../db/ids';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { createToken } from '../db/tokens';
@@ -98,18 +98,7 @@ async function main(): Promise<void> {
     closers.push(() => worker.stop());
 
     const app = await buildApp(
-      {
-        pool,
-        queue,
-        temporal: temporal.client,
-        ids: createIdAllocator({ pool, queue }),
-        taskQueue,
-        models: models.gateway,
-        rateLimits: { userPerMinute: env.RATE_LIMIT_USER_PER_MINUTE, orgPerMinute: env.RATE_LIMIT_ORG_PER_MINUTE },
-        workspaceRoot: workspaces,
-        heartbeatMs: env.SSE_HEARTBEAT_MS,
-        streamPollMs: env.STREAM_POLL_MS,
-      },
+      apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.gateway }),
       { logger: { level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL } },
     );
     closers.push(() => app.close());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { emptyAsUndefined, parseEnv, requireWhenAlone } from '../config/parse-env';
 import { postgresEnv } from '../db/config';
 import { queueEnvSchema } from '../queue/config';
 import { modelEnv } from '../routing/config';
@@ -22,19 +22,6 @@ export const workerEnv = z.object({
 export type WorkerEnv = z.infer<typeof workerEnv>;
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEnv {
-  const schema = workerEnv.superRefine((value, ctx) => {
-    if (!value.POSTGRES_DSN)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['POSTGRES_DSN'],
-        message: 'required when the worker runs alone (npm start embeds one)',
-      });
-    if (!value.TEMPORAL_ADDRESS)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TEMPORAL_ADDRESS'],
-        message: 'required when the worker runs alone (npm start embeds one)',
-      });
-  });
+  const schema = workerEnv.superRefine(requireWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'worker'));
   return parseEnv(schema, env, 'keel worker');
 }

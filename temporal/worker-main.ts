@@ -1,7 +1,7 @@
 // Entry point: a worker alone (production). `npm start` runs one inside the all-in-one stack instead.
 import fs from 'node:fs';
 import { workspaceRoot } from '../api/workspace-root';
-import { createPool } from '../db/pool';
+import { createPoolFromEnv } from '../db/pool';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { jobTaskQueue, temporalSettings } from './config';
@@ -11,12 +11,7 @@ import { loadWorkerConfig } from './worker-config';
 
 async function main(): Promise<void> {
   const env = loadWorkerConfig();
-  const pool = createPool({
-    dsn: env.POSTGRES_DSN!,
-    max: env.POSTGRES_POOL_MAX,
-    ssl: env.POSTGRES_SSL,
-    schema: env.POSTGRES_SCHEMA,
-  });
+  const pool = createPoolFromEnv(env);
   const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
   const models = await openModels(env);
   const connection = await connectWorker(temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p)));

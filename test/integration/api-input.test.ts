@@ -2,14 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createToken } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
 import { uniqueSuffix } from './env';
-import {
-  createTestDatabase,
-  createTestQueue,
-  startKeel,
-  startTemporal,
-  type KeelUnderTest,
-  type TestDatabase,
-} from './harness';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest, type TestDatabase } from './harness';
 
 /**
  * Bad input gets a clear 4xx JSON error (`{ error: { code, message } }`) and nothing is stored or started: no row in
@@ -17,6 +10,7 @@ import {
  * so every row and workflow that exists was put there by a request of this file.
  */
 
+let infra: Infrastructure;
 let temporal: TestWorkflowEnvironment;
 let db: TestDatabase;
 let queue: QueueStore;
@@ -29,18 +23,15 @@ const suffix = uniqueSuffix();
 const waitLimitMs = 10_000;
 
 beforeAll(async () => {
-  temporal = await startTemporal();
-  db = await createTestDatabase();
-  queue = await createTestQueue();
-  keel = await startKeel({ temporal, db, queue });
+  infra = await startInfrastructure();
+  ({ temporal, db, queue } = infra);
+  keel = await startKeel(infra);
 });
 
 afterAll(async () => {
   await Promise.allSettled(extraStacks.map((stack) => stack.close()));
   await keel?.close();
-  await queue?.close();
-  await db?.drop();
-  await temporal?.teardown();
+  await infra?.close();
 });
 
 interface ApiResponse {

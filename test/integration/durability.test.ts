@@ -3,43 +3,32 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
-import type { QueueStore } from '../../queue/queue-store';
 import { demoEndpoint } from '../../routing/demo-endpoint';
 import { demoFileFor } from '../../routing/demo-model/demo-file';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
 import { startGatedModel } from './gated-model';
-import {
-  createTestDatabase,
-  createTestQueue,
-  startKeel,
-  startTemporal,
-  type KeelUnderTest,
-  type TestDatabase,
-} from './harness';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest, type TestDatabase } from './harness';
 
+let infra: Infrastructure;
 let temporal: TestWorkflowEnvironment;
 let db: TestDatabase;
-let queue: QueueStore;
 let demo: DemoModelServer;
 let gate: Awaited<ReturnType<typeof startGatedModel>>;
 let keel: KeelUnderTest;
 
 beforeAll(async () => {
-  temporal = await startTemporal();
-  db = await createTestDatabase();
-  queue = await createTestQueue();
+  infra = await startInfrastructure();
+  ({ temporal, db } = infra);
   demo = await startDemoModelServer();
   gate = await startGatedModel({ upstream: demo.baseUrl, holdLevel: 'L4.executor' });
-  keel = await startKeel({ temporal, db, queue, model: { ...demoEndpoint(gate.baseUrl) } });
+  keel = await startKeel({ ...infra, model: demoEndpoint(gate.baseUrl) });
 });
 
 afterAll(async () => {
   await keel?.close();
   await gate?.close();
   await demo?.close();
-  await queue?.close();
-  await db?.drop();
-  await temporal?.teardown();
+  await infra?.close();
 });
 
 test('a worker stopped mid-job is replaced and the job finishes with no duplicate events or files', async () => {

@@ -68,6 +68,30 @@ export function createTestQueue(): Promise<QueueStore> {
   return createQueueStore({ redisUrl: testRedisUrl, instanceId: `test-${uniqueSuffix()}` });
 }
 
+/** The real services one test file owns: the Temporal dev server, a database schema, a Redis key prefix. */
+export interface Infrastructure {
+  temporal: TestWorkflowEnvironment;
+  db: TestDatabase;
+  queue: QueueStore;
+  close(): Promise<void>;
+}
+
+export async function startInfrastructure(): Promise<Infrastructure> {
+  const temporal = await startTemporal();
+  const db = await createTestDatabase();
+  const queue = await createTestQueue();
+  return {
+    temporal,
+    db,
+    queue,
+    async close() {
+      await queue.close();
+      await db.drop();
+      await temporal.teardown();
+    },
+  };
+}
+
 export interface KeelUnderTest {
   app: FastifyInstance;
   baseUrl: string;

@@ -4,36 +4,24 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
 import { demoFileFor } from '../../routing/demo-model/demo-file';
-import {
-  createTestDatabase,
-  createTestQueue,
-  startKeel,
-  startTemporal,
-  type KeelUnderTest,
-  type TestDatabase,
-} from './harness';
-import type { QueueStore } from '../../queue/queue-store';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 import type { RunningWorker } from '../../temporal/worker';
 
+let infra: Infrastructure;
 let temporal: TestWorkflowEnvironment;
-let db: TestDatabase;
-let queue: QueueStore;
 let keel: KeelUnderTest;
 let worker: RunningWorker;
 
 beforeAll(async () => {
-  temporal = await startTemporal();
-  db = await createTestDatabase();
-  queue = await createTestQueue();
-  keel = await startKeel({ temporal, db, queue });
+  infra = await startInfrastructure();
+  temporal = infra.temporal;
+  keel = await startKeel(infra);
   worker = await keel.startWorker();
 });
 
 afterAll(async () => {
   await keel?.close();
-  await queue?.close();
-  await db?.drop();
-  await temporal?.teardown();
+  await infra?.close();
 });
 
 async function submit(

@@ -24,6 +24,8 @@ export function modelActivities(deps: { models: ModelGateway }) {
       try {
         return await deps.models.call(input.route, input.messages, input.tools, context.cancellationSignal);
       } catch (err) {
+        // Report a cancel as a cancel (not as the HTTP client's abort error), so Temporal records it as such.
+        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
         if (err instanceof ModelRequestRejected) {
           throw ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
         }

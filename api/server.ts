@@ -6,7 +6,7 @@ import { configuredProvider } from '../routing/config';
 import { demoEndpoint } from '../routing/demo-endpoint';
 import { listModels } from '../routing/gateway';
 import { temporalSettings } from '../temporal/config';
-import { connectClient } from '../temporal/connection';
+import { connectClient, ensureSearchAttributes } from '../temporal/connection';
 import { buildApp } from './app';
 import { loadApiConfig } from './config';
 import { apiDepsFromEnv } from './deps';
@@ -16,6 +16,8 @@ async function main(): Promise<void> {
   const pool = createPoolFromEnv(env);
   const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
   const temporal = await connectClient(temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p)));
+  const warning = await ensureSearchAttributes(temporal.client, env.TEMPORAL_NAMESPACE);
+  if (warning) console.warn(`warning: ${warning}`);
   const endpoint = configuredProvider(env) ?? demoEndpoint('');
   const app = await buildApp(
     apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: { list: () => listModels(endpoint) } }),

@@ -21,6 +21,10 @@ describe('keel job rendering', () => {
     expect(renderEvent(event('routing_decision', { provider: 'demo', model: 'keel-demo', tier: 'free' }), plain)).toBe(
       'L4.executor    → demo/keel-demo [free]',
     );
+    const demo = { provider: 'demo', model: 'keel-demo', model_display_name: 'offline demo model', tier: 'free' };
+    expect(renderEvent(event('routing_decision', demo), plain)).toBe(
+      'L4.executor    → demo/keel-demo (offline demo model) [free]',
+    );
     expect(renderEvent(event('file_created', { path: 'hello.md', size_bytes: 33 }), plain)).toBe(
       'L4.executor    + hello.md (33 bytes)',
     );

@@ -37,8 +37,10 @@ export function renderEvent(event: EventEnvelope, style: RenderStyle): string | 
     case 'tool_result':
     case 'level_started':
       return undefined;
-    case 'routing_decision':
-      return `${role} ${paint(style, 'dim', `→ ${str(p.provider)}/${str(p.model) || '(any)'} [${str(p.tier)}]`)}`;
+    case 'routing_decision': {
+      const name = p.model_display_name ? ` (${str(p.model_display_name)})` : '';
+      return `${role} ${paint(style, 'dim', `→ ${str(p.provider)}/${str(p.model) || '(any)'}${name} [${str(p.tier)}]`)}`;
+    }
     case 'level_finished': {
       const mark = p.ok ? paint(style, 'green', '✓') : paint(style, 'red', '✗');
       const verdict = p.verdict ? ` verdict: ${str(p.verdict)}` : '';

@@ -21,6 +21,8 @@ export interface ToolDefinition {
 export interface ModelRoute {
   provider: string;
   model: string;
+  /** What people see, e.g. "offline demo model". */
+  displayName: string;
   tier: string;
   candidates: Array<{ provider: string; model: string }>;
 }

@@ -46,6 +46,7 @@ export function createModelGateway(endpoint: ProviderEndpoint): ModelGateway {
       return {
         provider: endpoint.provider,
         model: endpoint.model,
+        displayName: endpoint.displayName,
         tier: endpoint.tier,
         candidates: [{ provider: endpoint.provider, model: endpoint.model }],
       };

@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     say('Keel is running.');
     say(`  API          ${apiUrl}`);
     say(`  Temporal UI  ${devServer ? devServer.uiUrl : `(external Temporal at ${temporalAddress})`}`);
-    say(`  API token    ${token}   (admin user "dev"; also in ${path.relative(process.cwd(), devTokenPath(dataDir))})`);
+    say(`  API token    ${token}   (admin user "dev"; also in ${devTokenPath(dataDir)})`);
     say(`  PostgreSQL   ${embedded ? `embedded PGlite at ${embedded.dsn}` : 'POSTGRES_DSN'}`);
     say(`  Queue store  ${env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process'}`);
     say(`  Models       ${models.demo ? `${DEMO_DISPLAY_NAME} (no provider configured)` : env.CHAT_COMPAT_BASE_URL}`);

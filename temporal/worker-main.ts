@@ -5,7 +5,7 @@ import { createPoolFromEnv } from '../db/pool';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { jobTaskQueue, temporalSettings } from './config';
-import { connectWorker } from './connection';
+import { connectClient, connectWorker, ensureSearchAttributes } from './connection';
 import { startKeelWorker } from './worker';
 import { loadWorkerConfig } from './worker-config';
 
@@ -14,7 +14,14 @@ async function main(): Promise<void> {
   const pool = createPoolFromEnv(env);
   const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
   const models = await openModels(env);
-  const connection = await connectWorker(temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p)));
+  const settings = temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p));
+  // Workflows upsert KeelStatus, so the attributes must exist before the first job runs here.
+  const registrar = await connectClient(settings);
+  const warning = await ensureSearchAttributes(registrar.client, env.TEMPORAL_NAMESPACE).finally(() =>
+    registrar.close(),
+  );
+  if (warning) console.warn(`warning: ${warning}`);
+  const connection = await connectWorker(settings);
   try {
     const worker = await startKeelWorker({
       connection,

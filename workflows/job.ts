@@ -52,6 +52,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       const result = await executeChild(runLevel, {
         workflowId: levelWorkflowId(jobId, role, 1),
         typedSearchAttributes: childSearchAttributes,
+        memo: { role, job_id: jobId, attempt: 1 },
         args: [
           {
             ids: input.ids,

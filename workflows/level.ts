@@ -1,4 +1,10 @@
-import { ApplicationFailure, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  ApplicationFailure,
+  isCancellation,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { LevelInput, LevelResult } from './definitions';
 import { createEmitter } from './emit';
@@ -9,6 +15,8 @@ const { routeLevel, callModel } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   // callModel heartbeats every 5 s; a worker that dies mid-call is noticed within this.
   heartbeatTimeout: '20 seconds',
+  // A cancelled level waits until its model call has really been aborted, so no paid call outlives its job.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 });
 
@@ -34,6 +42,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     level_id: levelId,
     provider: route.provider,
     model: route.model,
+    model_display_name: route.displayName,
     tier: route.tier,
     model_candidates: route.candidates,
   });

@@ -69,7 +69,11 @@ test('a job runs from POST /v1/chat through Temporal to an SSE final, and its fi
   expect(levels).toEqual(['L1.team_lead', 'L2.architect', 'L4.executor', 'L3.verifier']);
   const routing = events.filter((e) => e.kind === 'routing_decision');
   expect(routing).toHaveLength(4);
-  expect(routing[0]!.payload).toMatchObject({ provider: 'demo', model: 'keel-demo' });
+  expect(routing[0]!.payload).toMatchObject({
+    provider: 'demo',
+    model: 'keel-demo',
+    model_display_name: 'offline demo model',
+  });
   expect(events.filter((e) => e.kind === 'file_created').map((e) => e.payload.path)).toEqual([expected.path]);
 
   const status = await fetch(`${keel.baseUrl}/v1/jobs/${accepted.job_id}`, {
@@ -110,7 +114,7 @@ test('a client that reconnects with Last-Event-ID gets every sequence exactly on
   expect(rest.at(-1)!.kind).toBe('final');
 });
 
-test('cancelling a running job ends its stream with a terminal event and the job reads cancelled', async () => {
+test('cancelling a job before a worker picks it up ends its stream with a terminal event and the job reads cancelled', async () => {
   await worker.stop();
   const accepted = await submit('Write slow.md about patience');
   const cancel = await fetch(`${keel.baseUrl}/v1/jobs/${accepted.job_id}/cancel`, {

@@ -39,9 +39,12 @@ export const principalPlugin = fp(
       if (!owner) throw new UnauthorizedError('invalid or revoked API token');
       request.principal = owner;
 
-      const user = await opts.queue.consume(`rl:user:${owner.user_id}`, opts.rateLimits.userPerMinute, 60);
+      // Both windows are charged on every request, concurrently (one round trip to Redis, not two).
+      const [user, org] = await Promise.all([
+        opts.queue.consume(`rl:user:${owner.user_id}`, opts.rateLimits.userPerMinute, 60),
+        opts.queue.consume(`rl:org:${owner.org_id}`, opts.rateLimits.orgPerMinute, 60),
+      ]);
       if (!user.allowed) throw new RateLimitedError('per-user', user.retryAfterMs);
-      const org = await opts.queue.consume(`rl:org:${owner.org_id}`, opts.rateLimits.orgPerMinute, 60);
       if (!org.allowed) throw new RateLimitedError('per-org', org.retryAfterMs);
     });
   },

@@ -69,8 +69,10 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
 
         let promptId: string;
         try {
-          workflowId = workflowId ?? (await deps.ids.nextWorkflowId());
-          promptId = await deps.ids.nextPromptId();
+          [workflowId, promptId] = await Promise.all([
+            workflowId ?? deps.ids.nextWorkflowId(),
+            deps.ids.nextPromptId(),
+          ]);
         } catch (err) {
           if (err instanceof IdAllocationError) throw new UnavailableError('id_allocation_failed', err.message);
           throw err;

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { assertRateLimit, assertTtl, consumeOne, deliver, rateKeyPrefix } from './memory-queue-store';
+import { assertRateLimit, assertTtl, consumeOne, deliver, rateKeyPrefix, type Listener } from './store-helpers';
 import type { QueueStore } from './queue-store';
 
 export interface RedisQueueStoreOptions {
@@ -10,8 +10,6 @@ export interface RedisQueueStoreOptions {
   /** Namespace for every key and channel, e.g. `keel:<instance id>:`. */
   prefix: string;
 }
-
-type Listener = (message: string) => void;
 
 interface Channel {
   listeners: Set<Listener>;

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import sse from '@fastify/sse';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { z } from 'zod';
@@ -79,7 +79,11 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
     });
   });
 
-  app.post('/v1/chat/completions', (request, reply) => {
+  await app.register(sse);
+
+  // `manual`: like the real wire, the body's `stream` flag (not the Accept header) decides SSE or JSON.
+  const streamOptions = { kind: 'manual' as const, heartbeat: false, serializer: frameData };
+  app.post('/v1/chat/completions', { sse: streamOptions }, async (request, reply) => {
     const parsed = chatCompletionRequestSchema.safeParse(request.body);
     if (!parsed.success) {
       const { error } = parsed;
@@ -92,11 +96,7 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
     if (!body.stream) return toCompletion(answer, meta);
 
     const chunks = toChunks(answer, { ...meta, includeUsage: body.stream_options?.include_usage === true });
-    const frames = [...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`), 'data: [DONE]\n\n'];
-    return reply
-      .header('content-type', 'text/event-stream; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(Readable.from(frames));
+    for (const data of [...chunks, DONE]) await reply.sse.send({ data });
   });
 
   await app.listen({ host, port });
@@ -104,6 +104,13 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
     baseUrl: `http://${urlHost(app.server.address() as AddressInfo)}/v1`,
     close: () => app.close(),
   };
+}
+
+/** The wire's stream terminator: `data: [DONE]`, sent verbatim rather than as a JSON string. */
+const DONE = '[DONE]';
+
+function frameData(data: unknown): string {
+  return data === DONE ? DONE : JSON.stringify(data);
 }
 
 function sendError(

@@ -122,7 +122,9 @@ async function main(): Promise<void> {
     say(`  API token    ${token}   (admin user "dev"; also in ${devTokenPath(dataDir)})`);
     say(`  PostgreSQL   ${embedded ? `embedded PGlite at ${embedded.dsn}` : 'POSTGRES_DSN'}`);
     say(`  Queue store  ${env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process'}`);
-    say(`  Models       ${models.demo ? `${DEMO_MODEL_DISPLAY_NAME} (no provider configured)` : env.CHAT_COMPAT_BASE_URL}`);
+    say(
+      `  Models       ${models.demo ? `${DEMO_MODEL_DISPLAY_NAME} (no provider configured)` : env.CHAT_COMPAT_BASE_URL}`,
+    );
     say('');
     say('Try:  npx keel job "Write hello.md that greets the reader"');
     say('Stop: Ctrl-C');

@@ -1,0 +1,58 @@
+import type { ModelRow, ProviderEntry } from '../catalog/types';
+import type { ChatMessage, ToolCall, ToolDefinition } from '../chat-types';
+
+/** One model call on one wire. Messages and tools are in Keel's chat_compat shape; each adapter translates. */
+export interface AdapterRequest {
+  providerName: string;
+  provider: ProviderEntry;
+  model: ModelRow;
+  /** Resolved credential; undefined for providers without auth. */
+  apiKey?: string;
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  /** The model's `effort[rung]` fragment, merged into the vendor request body as given. */
+  effortFragment?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface AdapterReply {
+  /** The model id the vendor says answered. */
+  model: string;
+  content: string | null;
+  /** In Keel's chat_compat shape; adapters synthesize stable ids where a wire has none. */
+  toolCalls: ToolCall[];
+  usage: { inputTokens: number; outputTokens: number; reasoningTokens: number };
+}
+
+export interface WireAdapter {
+  call(request: AdapterRequest): Promise<AdapterReply>;
+}
+
+/**
+ * Why a call failed, as the walk needs to know it. Adapters classify from the status AND the response
+ * body, because vendors report the same condition differently.
+ */
+export type FailureKind =
+  /** 401/403: the provider is dead for the rest of this call. */
+  | 'auth'
+  /** The account has no funds (OpenAI insufficient_quota, Anthropic credit balance, Gemini zero free limit, OpenRouter 402). */
+  | 'unfunded'
+  /** 429 rate limiting: cool the model down (Retry-After honoured). */
+  | 'rate_limited'
+  /** The request itself is wrong (400/404/422 that are not the above); another model may still take it. */
+  | 'bad_request'
+  /** 5xx, timeouts, connection errors: transient. */
+  | 'unavailable';
+
+export class ProviderCallError extends Error {
+  override name = 'ProviderCallError';
+  constructor(
+    message: string,
+    readonly kind: FailureKind,
+    readonly status?: number,
+    /** From Retry-After (seconds or HTTP date) when the vendor sent one. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { QueueStore } from '../queue/queue-store';
-import type { ModelGateway } from '../routing/gateway';
+import type { ModelRouter } from '../routing/router';
 import { eventActivities } from './events';
 import { jobActivities } from './jobs';
 import { modelActivities } from './models';
@@ -9,7 +9,7 @@ import { workspaceActivities } from './workspace';
 export interface ActivityDeps {
   pool: Pool;
   queue: QueueStore;
-  models: ModelGateway;
+  models: ModelRouter;
   /** Per-job workspaces live under this directory (DATA_DIR/workspaces by default). */
   workspaceRoot: string;
 }

@@ -1,14 +1,21 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Pool } from 'pg';
-import { setJobStatus, type JobStatus } from '../db/jobs';
+import { setJobStatus, type JobStatus, type JobUsage } from '../db/jobs';
 
 export function jobActivities(deps: { pool: Pool }) {
   return {
     /** Records a job's status; a terminal status is never overwritten. Retries until the job row exists. */
-    async markJobStatus(input: { jobId: string; status: JobStatus; summary?: string; error?: unknown }): Promise<void> {
+    async markJobStatus(input: {
+      jobId: string;
+      status: JobStatus;
+      summary?: string;
+      error?: unknown;
+      usage?: JobUsage;
+    }): Promise<void> {
       const found = await setJobStatus(deps.pool, input.jobId, input.status, {
         summary: input.summary,
         error: input.error,
+        usage: input.usage,
       });
       if (!found) {
         throw ApplicationFailure.create({ type: 'JobNotRecorded', message: `job ${input.jobId} has no row yet` });

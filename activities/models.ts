@@ -1,20 +1,44 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ChatMessage, ModelReply, ModelRoute, ToolDefinition } from '../routing/chat-types';
-import { ModelRequestRejected, type ModelGateway } from '../routing/gateway';
+import type { Candidate, LevelRouting, Rung } from '../routing/catalog/types';
+import type { ChatMessage, ToolCall, ToolDefinition } from '../routing/chat-types';
+import { NoCandidateAnswered, type Hop } from '../routing/dispatch';
+import type { ModelRouter, RouteDecision } from '../routing/router';
 
 /** Must stay well under the heartbeat timeout the workflows set on callModel. */
 const HEARTBEAT_EVERY_MS = 5_000;
 
-export function modelActivities(deps: { models: ModelGateway }) {
+/** What a level gets back from one model call: the answer, who gave it, and the walk that led there. */
+export interface ModelReply {
+  provider: string;
+  /** The model id the vendor reported; `catalogModel` is the catalog row that was called. */
+  model: string;
+  catalogModel: string;
+  tier: string;
+  content: string | null;
+  toolCalls: ToolCall[];
+  usage: { promptTokens: number; completionTokens: number; reasoningTokens: number };
+  costUsd: number;
+  effort?: Rung;
+  requestedEffort?: Rung;
+  hops: Hop[];
+}
+
+export function modelActivities(deps: { models: ModelRouter; log?: (line: string) => void }) {
+  const log = deps.log ?? ((line: string) => console.warn(`[routing] ${line}`));
   return {
-    /** Picks where a level's call goes. Pure today; reads live quota once the catalog lands. */
-    async routeLevel(input: { role: string; modelTier?: string }): Promise<ModelRoute> {
-      return Promise.resolve(deps.models.route(input.role, input.modelTier));
+    /** Resolves a level's ordered candidates from the catalog, team controls, budget and requirements. */
+    async routeLevel(input: LevelRouting): Promise<RouteDecision> {
+      const decision = deps.models.resolve(input);
+      for (const note of decision.notes) log(note);
+      return Promise.resolve(decision);
     },
 
-    /** One LLM call. A refusal that retrying cannot fix fails without retries; anything else retries. */
+    /**
+     * One LLM call through the walk. When every candidate refused for a reason retrying cannot fix,
+     * the failure is non-retryable; otherwise Temporal retries the activity (and the walk) later.
+     */
     async callModel(input: {
-      route: ModelRoute;
+      candidates: Candidate[];
       messages: ChatMessage[];
       tools?: ToolDefinition[];
     }): Promise<ModelReply> {
@@ -22,12 +46,29 @@ export function modelActivities(deps: { models: ModelGateway }) {
       const context = Context.current();
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       try {
-        return await deps.models.call(input.route, input.messages, input.tools, context.cancellationSignal);
+        const outcome = await deps.models.call({ ...input, signal: context.cancellationSignal });
+        return {
+          provider: outcome.provider,
+          model: outcome.model,
+          catalogModel: outcome.candidateModel,
+          tier: outcome.tier,
+          content: outcome.reply.content,
+          toolCalls: outcome.reply.toolCalls,
+          usage: {
+            promptTokens: outcome.reply.usage.inputTokens,
+            completionTokens: outcome.reply.usage.outputTokens,
+            reasoningTokens: outcome.reply.usage.reasoningTokens,
+          },
+          costUsd: outcome.costUsd,
+          effort: outcome.effort,
+          requestedEffort: outcome.requestedEffort,
+          hops: outcome.hops,
+        };
       } catch (err) {
         // Report a cancel as a cancel (not as the HTTP client's abort error), so Temporal records it as such.
         if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
-        if (err instanceof ModelRequestRejected) {
-          throw ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
+        if (err instanceof NoCandidateAnswered) {
+          throw ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: err.permanent });
         }
         throw err;
       } finally {

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Pool } from 'pg';
 import { createIdAllocator, type IdAllocator } from '../db/ids';
 import type { QueueStore } from '../queue/queue-store';
-import type { ModelListing } from '../routing/gateway';
+import type { ModelListing } from '../routing/router';
 import { jobTaskQueue } from '../temporal/config';
 import type { ApiEnv } from './config';
 import type { RateLimits } from './plugins/principal';
@@ -17,7 +17,7 @@ export interface ApiDeps {
   /** The Temporal task queue that carries jobs. */
   taskQueue: string;
   /** What GET /v1/models lists. */
-  models: { list(): ModelListing[] };
+  models: { list(): Promise<ModelListing[]> };
   rateLimits: RateLimits;
   /** Where workers write job files (shared storage when API and workers run apart). */
   workspaceRoot: string;

@@ -2,9 +2,7 @@
 import fs from 'node:fs';
 import { createPoolFromEnv } from '../db/pool';
 import { createQueueStore } from '../queue/create-queue-store';
-import { configuredProvider } from '../routing/config';
-import { demoEndpoint } from '../routing/demo-endpoint';
-import { listModels } from '../routing/gateway';
+import { openModels } from '../routing/open-models';
 import { temporalSettings } from '../temporal/config';
 import { connectClient, ensureSearchAttributes } from '../temporal/connection';
 import { buildApp } from './app';
@@ -18,9 +16,10 @@ async function main(): Promise<void> {
   const temporal = await connectClient(temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p)));
   const warning = await ensureSearchAttributes(temporal.client, env.TEMPORAL_NAMESPACE);
   if (warning) console.warn(`warning: ${warning}`);
-  const endpoint = configuredProvider(env) ?? demoEndpoint('');
+  // The API lists the catalog (GET /v1/models) but never calls a model; workers serve the demo model.
+  const models = await openModels(env, process.env, queue, { serveDemo: false });
   const app = await buildApp(
-    apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: { list: () => listModels(endpoint) } }),
+    apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router }),
     { logger: { level: env.LOG_LEVEL } },
   );
   await app.listen({ host: env.API_HOST, port: env.API_PORT });

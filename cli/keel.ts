@@ -10,6 +10,7 @@ import { createToken } from '../db/tokens';
 import { readDevToken, readStackState } from '../stack/state-file';
 import { loadCliConfig, type CliEnv } from './config';
 import { ApiError, ensureOk, streamJobEvents } from './event-stream';
+import { CommandFailed, MODELS_USAGE, runModelsCommand } from './models';
 import { renderEvent } from './render';
 
 const USAGE = `Usage:
@@ -17,6 +18,8 @@ const USAGE = `Usage:
       Submit a job and render its events live until final; exits 1 on error.
   keel token create --user <id> [--org <id>] [--admin] [--label <text>]
       Create an API token and print it once.
+${MODELS_USAGE}
+      List the catalog, show a level's candidates, validate catalog files, diagnose a provider.
 
 Environment: KEEL_API_URL, KEEL_TOKEN (default: the running stack's dev token), DATA_DIR, POSTGRES_DSN.`;
 
@@ -29,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'job') return runJob(env, rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
+  if (command === 'models') return runModelsCommand(rest, process.env);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return 0;
@@ -143,6 +147,7 @@ main(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((err: unknown) => {
     if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
+    else if (err instanceof CommandFailed) console.error(err.message);
     else if (err instanceof ConfigError || err instanceof ApiError) console.error(err.message);
     else console.error(err instanceof Error ? err.message : err);
     process.exit(2);

@@ -8,6 +8,13 @@ export function isTerminalStatus(status: string): boolean {
   return (TERMINAL_JOB_STATUSES as readonly string[]).includes(status);
 }
 
+/** Per job: the strongest effort rung asked for, reasoning tokens and cost, summed over every call. */
+export interface JobUsage {
+  effort?: string;
+  reasoningTokens: number;
+  costUsd: number;
+}
+
 export interface JobRow {
   job_id: string;
   workflow_id: string;
@@ -20,6 +27,9 @@ export interface JobRow {
   project_slug: string | null;
   summary: string | null;
   error: unknown;
+  max_effort: string | null;
+  reasoning_tokens: number;
+  cost_usd: string;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
@@ -105,7 +115,7 @@ export async function setJobStatus(
   pool: Pool,
   jobId: string,
   status: JobStatus,
-  details: { summary?: string; error?: unknown } = {},
+  details: { summary?: string; error?: unknown; usage?: JobUsage } = {},
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query<{ workflow_id: string }>(
@@ -113,12 +123,23 @@ export async function setJobStatus(
           SET status = $2,
               summary = COALESCE($3, summary),
               error = COALESCE($4::jsonb, error),
+              max_effort = COALESCE($5, max_effort),
+              reasoning_tokens = COALESCE($6, reasoning_tokens),
+              cost_usd = COALESCE($7, cost_usd),
               updated_at = now(),
               started_at = CASE WHEN $2 = 'running' THEN COALESCE(started_at, now()) ELSE started_at END,
               finished_at = CASE WHEN $2 IN ('completed', 'failed', 'cancelled') THEN now() ELSE finished_at END
         WHERE job_id = $1 AND status NOT IN ('completed', 'failed', 'cancelled')
         RETURNING workflow_id`,
-      [jobId, status, details.summary ?? null, details.error === undefined ? null : JSON.stringify(details.error)],
+      [
+        jobId,
+        status,
+        details.summary ?? null,
+        details.error === undefined ? null : JSON.stringify(details.error),
+        details.usage?.effort ?? null,
+        details.usage?.reasoningTokens ?? null,
+        details.usage?.costUsd ?? null,
+      ],
     );
     const changed = rows[0];
     if (!changed) {

@@ -1,6 +1,17 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { QueueStore } from './queue-store';
-import { assertRateLimit, assertTtl, consumeOne, deliver, rateKeyPrefix, type Listener } from './store-helpers';
+import {
+  assertAmount,
+  assertCost,
+  assertRateLimit,
+  assertTtl,
+  decide,
+  deliver,
+  rateKeyPrefix,
+  refusal,
+  windowOf,
+  type Listener,
+} from './store-helpers';
 
 export interface MemoryQueueStoreOptions {
   /** Namespace for every key and channel, e.g. `keel:<instance id>:`. */
@@ -35,6 +46,17 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
   }, sweepIntervalMs);
   sweep.unref();
 
+  // Rate windows are read, then written: rate-limiter-flexible's in-memory `consume` counts a refused consume
+  // (it increments, then compares) and its `reward` reopens an ended window below zero, so each window operation
+  // first reads the window with `get`. Its methods answer through promises, so another caller could run between
+  // the read and the write; window operations therefore run one at a time, in call order.
+  let windowQueue: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = windowQueue.then(work);
+    windowQueue = run.catch(() => undefined);
+    return run;
+  }
+
   function assertOpen(): void {
     if (closed) throw new Error('Queue store is closed');
   }
@@ -59,11 +81,50 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
   }
 
   return {
-    consume(key, points, durationSeconds) {
-      return settle(() => {
+    consume(key, points, durationSeconds, cost = 1) {
+      return exclusive(async () => {
         assertOpen();
         assertRateLimit(points, durationSeconds);
-        return consumeOne(limiterFor(points, durationSeconds), key);
+        assertCost(cost);
+        const limiter = limiterFor(points, durationSeconds);
+        const window = windowOf(await limiter.get(key), points);
+        // Refused before anything is written, so the window stays exactly as it was.
+        if (window.used + cost > points) return refusal(points, durationSeconds, window.used, window.resetMs);
+        return decide(limiter.consume(key, cost), points, durationSeconds, cost);
+      });
+    },
+
+    refund(key, points, durationSeconds, amount) {
+      return exclusive(async () => {
+        assertOpen();
+        assertRateLimit(points, durationSeconds);
+        assertAmount(amount);
+        const limiter = limiterFor(points, durationSeconds);
+        const window = windowOf(await limiter.get(key), points);
+        // No open window: the points ended with their window, and rewarding would open a new one below zero.
+        if (window.resetMs === 0) return;
+        const back = Math.min(amount, window.used);
+        if (back === 0) return;
+        const res = await limiter.reward(key, back);
+        // The window ended in the moment between the read and the reward, which then opened a new one below zero.
+        if (res.consumedPoints < 0) await limiter.delete(key);
+      });
+    },
+
+    charge(key, points, durationSeconds, amount) {
+      return exclusive(async () => {
+        assertOpen();
+        assertRateLimit(points, durationSeconds);
+        assertAmount(amount);
+        if (amount > 0) await limiterFor(points, durationSeconds).penalty(key, amount);
+      });
+    },
+
+    peek(key, points, durationSeconds) {
+      return exclusive(async () => {
+        assertOpen();
+        assertRateLimit(points, durationSeconds);
+        return windowOf(await limiterFor(points, durationSeconds).get(key), points);
       });
     },
 

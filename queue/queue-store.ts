@@ -2,13 +2,31 @@
  * What Keel keeps in Redis: short-lived, shared state. Every key is namespaced by the store's prefix
  * (`keel:<instance id>:` in production), so several Keel instances can share one Redis.
  * Two implementations honour this contract: Redis (REDIS_URL set) and in-process (REDIS_URL unset).
+ *
+ * Rate windows are fixed windows: the first point spent on a key opens a window of `durationSeconds`, and every
+ * point spent on it until the window ends counts against `points`. A window is identified by its key and its limit
+ * (`points`, `durationSeconds`): the same key read or spent under another limit is another window.
  */
 export interface QueueStore {
   /**
-   * Takes one point from the fixed window `key` that allows `points` per `durationSeconds`.
-   * Shared across API replicas when backed by Redis.
+   * Spends `cost` points (default 1) of the window `key` that allows `points` per `durationSeconds`, or none of
+   * them: a consume that would take the window past `points` is refused and leaves the window exactly as it was
+   * (it neither counts nor opens a window), so a smaller consume that still fits is allowed afterwards.
+   * Shared across API and worker replicas when backed by Redis.
    */
-  consume(key: string, points: number, durationSeconds: number): Promise<RateDecision>;
+  consume(key: string, points: number, durationSeconds: number, cost?: number): Promise<RateDecision>;
+  /**
+   * Gives `amount` points back to the window `key` (e.g. a reservation that was not needed). Never takes the
+   * window below zero, and never opens a window: points of a window that has already ended are gone with it.
+   */
+  refund(key: string, points: number, durationSeconds: number, amount: number): Promise<void>;
+  /**
+   * Spends `amount` points unconditionally, past `points` if need be: for usage that has already happened
+   * (tokens a provider reports after the fact), which a refusal could not undo. Opens a window if none is open.
+   */
+  charge(key: string, points: number, durationSeconds: number, amount: number): Promise<void>;
+  /** Reads the window `key` without spending; a key with no open window reads `used: 0, resetMs: 0`. */
+  peek(key: string, points: number, durationSeconds: number): Promise<RateWindow>;
   /** Sets a flag that disappears after `ttlMs` (e.g. a job's cancel flag). */
   setFlag(key: string, ttlMs: number): Promise<void>;
   hasFlag(key: string): Promise<boolean>;
@@ -25,7 +43,18 @@ export interface QueueStore {
 
 export interface RateDecision {
   allowed: boolean;
+  /** Points still available in the window after this decision (a refused consume spent none of them). */
   remaining: number;
   /** Milliseconds until the window resets; 0 when allowed. */
   retryAfterMs: number;
+  /** Milliseconds until the window this decision was counted in ends, allowed or not (0: no window is open). */
+  resetMs: number;
+}
+
+export interface RateWindow {
+  /** Points spent in the open window; above `limit` only after `charge`. */
+  used: number;
+  limit: number;
+  /** Milliseconds until the open window ends; 0 when no window is open. */
+  resetMs: number;
 }

@@ -1,7 +1,17 @@
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { assertRateLimit, assertTtl, consumeOne, deliver, rateKeyPrefix, type Listener } from './store-helpers';
+import {
+  assertAmount,
+  assertCost,
+  assertRateLimit,
+  assertTtl,
+  decide,
+  deliver,
+  rateKeyPrefix,
+  windowOf,
+  type Listener,
+} from './store-helpers';
 import type { QueueStore } from './queue-store';
 
 export interface RedisQueueStoreOptions {
@@ -30,6 +40,40 @@ const connectionOptions: RedisOptions = {
   disconnectTimeout: 200,
 };
 
+/**
+ * Replaces rate-limiter-flexible's increment script (its documented `customIncrTtlLuaScript` option), which every
+ * consume, reward and penalty runs with KEYS[1] = the window key and ARGV = points (negative for a reward), window
+ * seconds, the limiter's limit. Its stock script increments first and compares afterwards, so a refused consume
+ * stays counted: with a cost of N it would eat N points of a window it was refused, refusing later consumes that
+ * fit. Putting the points back afterwards would not be exact either: until the compensation lands, every replica
+ * sees the inflated count, and a reward that lands after the window ended opens a new window below zero.
+ * So this script decides before it writes:
+ * - a consume that does not fit changes nothing and reports what the total would have been (the limiter then
+ *   rejects, as it does for any total above the limit), with the open window's TTL, or -2 when none is open;
+ * - a reward never recreates an ended window and never takes one below zero.
+ * The library defines its script as the client command `rlflxIncr`, the last definition winning, so every limiter
+ * on a client must pass this same script.
+ */
+const exactWindowScript = `
+local delta = tonumber(ARGV[1])
+local limit = tonumber(ARGV[3])
+local used = tonumber(redis.call('get', KEYS[1]) or '0')
+local ttl = redis.call('pttl', KEYS[1])
+if delta < 0 then
+  if ttl == -2 then return {0, -2} end
+  local back = math.min(-delta, used)
+  if back > 0 then used = redis.call('decrby', KEYS[1], string.format('%d', back)) end
+  return {used, ttl}
+end
+if used + delta > limit then return {used + delta, ttl} end
+used = redis.call('incrby', KEYS[1], ARGV[1])
+if ttl < 0 then
+  ttl = tonumber(ARGV[2]) * 1000
+  redis.call('pexpire', KEYS[1], ttl)
+end
+return {used, ttl}
+`;
+
 // Bounds the whole connect-and-PING handshake: connectTimeout only covers the TCP connect, not a peer that
 // accepts the socket and then never answers.
 const handshakeTimeoutMs = 10_000;
@@ -47,17 +91,21 @@ export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOpti
   let subscriberClient: Redis | undefined;
   let closing: Promise<void> | undefined;
 
-  function limiterFor(points: number, durationSeconds: number): RateLimiterRedis {
+  function limiterFor(points: number, durationSeconds: number, uncapped = false): RateLimiterRedis {
     const id = `${points}:${durationSeconds}`;
-    let limiter = limiters.get(id);
+    const cacheKey = uncapped ? `${id}:uncapped` : id;
+    let limiter = limiters.get(cacheKey);
     if (!limiter) {
       limiter = new RateLimiterRedis({
         storeClient: commands,
-        points,
+        // The uncapped twin reads and writes the very same windows (same key prefix) but never refuses: `charge`
+        // spends through it, since the exact script cannot tell a penalty from a consume.
+        points: uncapped ? Number.MAX_SAFE_INTEGER : points,
         duration: durationSeconds,
         keyPrefix: rateKeyPrefix(prefix, id),
+        customIncrTtlLuaScript: exactWindowScript,
       });
-      limiters.set(id, limiter);
+      limiters.set(cacheKey, limiter);
     }
     return limiter;
   }
@@ -96,9 +144,27 @@ export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOpti
   }
 
   return {
-    async consume(key, points, durationSeconds) {
+    async consume(key, points, durationSeconds, cost = 1) {
       assertRateLimit(points, durationSeconds);
-      return consumeOne(limiterFor(points, durationSeconds), key);
+      assertCost(cost);
+      return decide(limiterFor(points, durationSeconds).consume(key, cost), points, durationSeconds, cost);
+    },
+
+    async refund(key, points, durationSeconds, amount) {
+      assertRateLimit(points, durationSeconds);
+      assertAmount(amount);
+      if (amount > 0) await limiterFor(points, durationSeconds).reward(key, amount);
+    },
+
+    async charge(key, points, durationSeconds, amount) {
+      assertRateLimit(points, durationSeconds);
+      assertAmount(amount);
+      if (amount > 0) await limiterFor(points, durationSeconds, true).penalty(key, amount);
+    },
+
+    async peek(key, points, durationSeconds) {
+      assertRateLimit(points, durationSeconds);
+      return windowOf(await limiterFor(points, durationSeconds).get(key), points);
     },
 
     async setFlag(key, ttlMs) {

@@ -1,7 +1,6 @@
 // Shared by the Redis and in-process stores, so both implementations validate and answer identically.
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateDecision } from './queue-store';
+import type { RateDecision, RateWindow } from './queue-store';
 
 export type Listener = (message: string) => void;
 
@@ -11,16 +10,55 @@ export function rateKeyPrefix(prefix: string, limitId: string): string {
   return `${prefix}rate:${limitId}`;
 }
 
-/** Consumes one point and turns rate-limiter-flexible's resolve/reject-with-RateLimiterRes into a RateDecision. */
-export async function consumeOne(limiter: RateLimiterAbstract, key: string): Promise<RateDecision> {
+/**
+ * Turns the outcome of rate-limiter-flexible's `consume(key, cost)` (resolve, or reject with a RateLimiterRes)
+ * into a RateDecision. The limiter must refuse without spending (see each store), so on a refusal the window
+ * still holds what it held before: `consumedPoints - cost`.
+ */
+export async function decide(
+  consumed: Promise<RateLimiterRes>,
+  points: number,
+  durationSeconds: number,
+  cost: number,
+): Promise<RateDecision> {
   try {
-    const res = await limiter.consume(key, 1);
-    return { allowed: true, remaining: res.remainingPoints, retryAfterMs: 0 };
+    const res = await consumed;
+    return { allowed: true, remaining: res.remainingPoints, retryAfterMs: 0, resetMs: Math.max(0, res.msBeforeNext) };
   } catch (err) {
     // Anything other than a RateLimiterRes is a store failure, which must not read as "refused".
     if (!(err instanceof RateLimiterRes)) throw err;
-    // A refusal always has a window to wait out; never tell a client to retry "now".
-    return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, err.msBeforeNext) };
+    return refusal(points, durationSeconds, err.consumedPoints - cost, err.msBeforeNext);
+  }
+}
+
+/** A refused consume of a window holding `used` points whose window ends in `msBeforeNext` (<= 0: none open). */
+export function refusal(points: number, durationSeconds: number, used: number, msBeforeNext: number): RateDecision {
+  const open = msBeforeNext > 0;
+  return {
+    allowed: false,
+    remaining: Math.max(0, points - used),
+    // A refusal always has a window to wait out; never tell a client to retry "now". A cost that does not fit
+    // even an empty window is told to wait one whole window, the soonest anything about it could change.
+    retryAfterMs: open ? msBeforeNext : durationSeconds * 1000,
+    resetMs: open ? msBeforeNext : 0,
+  };
+}
+
+/** What `peek` reports for the result of rate-limiter-flexible's `get` (null, or an ended window: none open). */
+export function windowOf(res: RateLimiterRes | null, points: number): RateWindow {
+  if (!res || res.msBeforeNext <= 0) return { used: 0, limit: points, resetMs: 0 };
+  return { used: Math.max(0, res.consumedPoints), limit: points, resetMs: res.msBeforeNext };
+}
+
+/** A consume's `cost` (at least 1: reading without spending is `peek`). */
+export function assertCost(cost: number): void {
+  if (!Number.isSafeInteger(cost) || cost < 1) throw new RangeError(`cost must be a positive integer, got ${cost}`);
+}
+
+/** A refund's or charge's `amount`; 0 is allowed and changes nothing, so callers need not special-case it. */
+export function assertAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount < 0) {
+    throw new RangeError(`amount must be a non-negative integer, got ${amount}`);
   }
 }
 

@@ -1,43 +1,35 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { emptyAsUndefined } from '../config/parse-env';
+import { projectRoot } from '../config/paths';
 
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema.optional());
+/** The shipped catalog and team controls: the defaults of MODEL_CATALOG_PATH and TEAM_CONTROLS_PATH. */
+export function shippedModelFiles(): { catalog: string; controls: string } {
+  const dir = path.join(projectRoot(), 'config', 'models');
+  return { catalog: path.join(dir, 'catalog.yaml'), controls: path.join(dir, 'team-controls.yaml') };
+}
 
-/**
- * Interim single-provider settings until the model catalog lands: one OpenAI-compatible endpoint
- * (OpenAI, OpenRouter, Groq, DeepSeek, or a local server such as Ollama). With none set, every
- * level uses the built-in offline demo model.
- */
+const absolutePath = (name: string) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((p) => path.isAbsolute(p), `${name} must be an absolute path`)
+      .optional(),
+  );
+
+/** Where the model catalog and the team's permissions come from; both load at boot and a missing file stops it. */
 export const modelEnv = z.object({
-  CHAT_COMPAT_BASE_URL: optional(z.url()),
-  CHAT_COMPAT_API_KEY: optional(z.string()),
-  CHAT_COMPAT_MODEL: optional(z.string().min(1)),
-  /** A name for the provider in events and GET /v1/models. */
-  CHAT_COMPAT_PROVIDER: z.string().min(1).default('chat_compat'),
-  CHAT_COMPAT_TIER: z.enum(['free', 'cheap', 'mid', 'frontier']).default('cheap'),
+  /** Absolute path of the catalog (YAML or JSON); defaults to the shipped config/models/catalog.yaml. */
+  MODEL_CATALOG_PATH: absolutePath('MODEL_CATALOG_PATH'),
+  /** Absolute path of the team controls; defaults to the shipped config/models/team-controls.yaml. */
+  TEAM_CONTROLS_PATH: absolutePath('TEAM_CONTROLS_PATH'),
   /** Loopback port of the offline demo model; 0 picks a free one. */
   DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 });
 export type ModelEnv = z.infer<typeof modelEnv>;
 
-export function configuredProvider(env: ModelEnv): ProviderEndpoint | undefined {
-  if (!env.CHAT_COMPAT_BASE_URL) return undefined;
-  return {
-    provider: env.CHAT_COMPAT_PROVIDER,
-    model: env.CHAT_COMPAT_MODEL ?? 'default',
-    tier: env.CHAT_COMPAT_TIER,
-    displayName: env.CHAT_COMPAT_MODEL ?? env.CHAT_COMPAT_PROVIDER,
-    baseUrl: env.CHAT_COMPAT_BASE_URL,
-    apiKey: env.CHAT_COMPAT_API_KEY ?? 'none',
-  };
-}
-
-/** One chat_compat endpoint and the model Keel uses there. */
-export interface ProviderEndpoint {
-  provider: string;
-  model: string;
-  tier: string;
-  displayName: string;
-  baseUrl: string;
-  apiKey: string;
+export function modelFilePaths(env: ModelEnv): { catalog: string; controls: string } {
+  const shipped = shippedModelFiles();
+  return { catalog: env.MODEL_CATALOG_PATH ?? shipped.catalog, controls: env.TEAM_CONTROLS_PATH ?? shipped.controls };
 }

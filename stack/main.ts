@@ -73,7 +73,7 @@ async function main(): Promise<void> {
 
     const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
     closers.push(() => queue.close());
-    const models = await openModels(env);
+    const models = await openModels(env, process.env, queue, { serveDemo: true });
     closers.push(() => models.close());
 
     const settings = temporalSettings(env, temporalAddress, (p) => fs.readFileSync(p));
@@ -91,14 +91,14 @@ async function main(): Promise<void> {
       connection,
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue,
-      deps: { pool, queue, models: models.gateway, workspaceRoot: workspaces },
+      deps: { pool, queue, models: models.router, workspaceRoot: workspaces },
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? path.resolve(__dirname, '..', 'workflow-bundle.js'),
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
     });
     closers.push(() => worker.stop());
 
     const app = await buildApp(
-      apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.gateway }),
+      apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router }),
       { logger: { level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL } },
     );
     closers.push(() => app.close());
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     say(`  PostgreSQL   ${embedded ? `embedded PGlite at ${embedded.dsn}` : 'POSTGRES_DSN'}`);
     say(`  Queue store  ${env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process'}`);
     say(
-      `  Models       ${models.demo ? `${DEMO_MODEL_DISPLAY_NAME} (no provider configured)` : env.CHAT_COMPAT_BASE_URL}`,
+      `  Models       ${models.configured.length > 0 ? `keys for ${models.configured.join(', ')}` : `no provider key set: the ${DEMO_MODEL_DISPLAY_NAME} answers`} (catalog ${models.paths.catalog})`,
     );
     say('');
     say('Try:  npx keel job "Write hello.md that greets the reader"');

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const env = loadWorkerConfig();
   const pool = createPoolFromEnv(env);
   const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
-  const models = await openModels(env);
+  const models = await openModels(env, process.env, queue, { serveDemo: true });
   const settings = temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p));
   // Workflows upsert KeelStatus, so the attributes must exist before the first job runs here.
   const registrar = await connectClient(settings);
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       connection,
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: jobTaskQueue(env),
-      deps: { pool, queue, models: models.gateway, workspaceRoot: workspaceRoot(env) },
+      deps: { pool, queue, models: models.router, workspaceRoot: workspaceRoot(env) },
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
     });

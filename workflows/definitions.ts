@@ -1,4 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
+import type { Rung } from '../routing/catalog/types';
 
 /** Ids every event of a job carries. */
 export interface JobIds {
@@ -32,6 +33,10 @@ export interface LevelInput {
   /** What earlier levels produced, newest last; folded into this level's prompt. */
   context: Array<{ role: string; output: string }>;
   modelTier?: string;
+  /** Named requirement sets (spec table): matched against model features before price. */
+  requirements?: string[];
+  /** The level's effort constraint. */
+  effort?: Rung;
   /** L4 only: the most tool rounds before the level gives up. */
   maxToolRounds?: number;
 }
@@ -45,6 +50,9 @@ export interface LevelResult {
   provider?: string;
   model?: string;
   costUsd: number;
+  /** The strongest rung this level's calls asked for, and the reasoning tokens they used. */
+  effort?: Rung;
+  reasoningTokens: number;
 }
 
 export interface JobProgress {
@@ -57,8 +65,20 @@ export interface JobProgress {
 /** Query: where a running job is, for operators and the API. */
 export const jobProgressQuery = defineQuery<JobProgress>('progress');
 
+export interface LevelSpec {
+  role: string;
+  requirements?: string[];
+  effort?: Rung;
+}
+
 /** The levels of the first-cut scenario, in run order. The hierarchy issue replaces this with scenario data. */
-export const FIRST_CUT_LEVELS = ['L1.team_lead', 'L2.architect', 'L4.executor', 'L3.verifier'] as const;
+export const FIRST_CUT_LEVELS: readonly LevelSpec[] = [
+  { role: 'L1.team_lead' },
+  { role: 'L2.architect' },
+  // The executor calls write_file, so only models with tool use can serve it.
+  { role: 'L4.executor', requirements: ['code_generation'] },
+  { role: 'L3.verifier' },
+];
 
 /** Readable child id so an operator finds a level run in the Temporal UI. */
 export function levelWorkflowId(jobId: string, role: string, attempt: number): string {

@@ -18,6 +18,7 @@ import {
   type JobResult,
   type LevelResult,
 } from './definitions';
+import { strongestRung } from '../routing/resolve/effort';
 import { createEmitter } from './emit';
 import { runLevel } from './level';
 
@@ -47,7 +48,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
 
     const results: LevelResult[] = [];
-    for (const role of FIRST_CUT_LEVELS) {
+    for (const { role, requirements, effort } of FIRST_CUT_LEVELS) {
       progress.currentLevel = role;
       const result = await executeChild(runLevel, {
         workflowId: levelWorkflowId(jobId, role, 1),
@@ -61,6 +62,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
             request: input.prompt,
             context: results.map((r) => ({ role: r.role, output: r.output })),
             modelTier: input.modelTier,
+            requirements,
+            effort,
           },
         ],
       });
@@ -72,12 +75,20 @@ export async function runJob(input: JobInput): Promise<JobResult> {
 
     const summary = summarize(results, progress.createdFiles);
     const executor = results.find((r) => r.role.startsWith('L4.'));
+    const usage = {
+      effort: strongestRung(results.map((r) => r.effort)),
+      reasoningTokens: results.reduce((sum, r) => sum + r.reasoningTokens, 0),
+      costUsd: results.reduce((sum, r) => sum + r.costUsd, 0),
+    };
     // Status before the terminal event: a client that reads the job after `final` sees it finished.
-    await markJobStatus({ jobId, status: 'completed', summary });
+    await markJobStatus({ jobId, status: 'completed', summary, usage });
     await emit(JOB_ROLE, 'final', {
       agent_message: executor?.output ?? summary,
       summary,
       created_files: [...progress.createdFiles],
+      effort: usage.effort ?? null,
+      reasoning_tokens: usage.reasoningTokens,
+      cost_usd: usage.costUsd,
     });
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'completed' }]);
     progress.status = 'completed';

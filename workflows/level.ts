@@ -8,6 +8,8 @@ import {
 import type { Activities } from '../activities';
 import type { LevelInput, LevelResult } from './definitions';
 import { createEmitter } from './emit';
+import type { Rung } from '../routing/catalog/types';
+import { strongestRung } from '../routing/resolve/effort';
 import type { ChatMessage } from '../routing/chat-types';
 import { levelMessages, parseVerdict, preview, WRITE_FILE_TOOL } from './prompts';
 
@@ -37,14 +39,27 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   const emit = createEmitter(input.ids, levelId);
   const { role, attempt } = input;
   await emit(role, 'node_started', { node_id: levelId, role, attempt });
-  const route = await routeLevel({ role, modelTier: input.modelTier });
+  const route = await routeLevel({
+    role,
+    budget: input.modelTier,
+    requirements: input.requirements,
+    effort: input.effort,
+  });
+  const intended = route.candidates[0];
   await emit(role, 'routing_decision', {
     level_id: levelId,
-    provider: route.provider,
-    model: route.model,
-    model_display_name: route.displayName,
-    tier: route.tier,
-    model_candidates: route.candidates,
+    provider: intended?.provider ?? '',
+    model: intended?.model ?? '',
+    tier: intended?.tier ?? '',
+    model_candidates: route.candidates.map((c) => ({
+      provider: c.provider,
+      model: c.model,
+      tier: c.tier,
+      effort: c.effort ?? null,
+    })),
+    band: route.band,
+    band_dropped: route.bandDropped,
+    offline: route.offline,
   });
   const started = await emit(role, 'level_started', { level_id: levelId, role, attempt });
 
@@ -52,14 +67,22 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   const tools = role.startsWith('L4.') ? [WRITE_FILE_TOOL] : undefined;
   const createdFiles: string[] = [];
   let costUsd = 0;
-  let answeredBy = { provider: route.provider, model: route.model };
+  let reasoningTokens = 0;
+  let effort: Rung | undefined;
+  let answeredBy = { provider: intended?.provider ?? '', model: intended?.model ?? '' };
+  let candidates = route.candidates;
   let output = '';
   try {
     const maxRounds = input.maxToolRounds ?? 8;
     for (let round = 1; ; round += 1) {
-      const reply = await callModel({ route, messages, tools });
+      const reply = await callModel({ candidates, messages, tools });
+      for (const hop of reply.hops) await emit(role, 'model_fallback', { level_id: levelId, ...hop });
       costUsd += reply.costUsd;
+      reasoningTokens += reply.usage.reasoningTokens;
+      effort = strongestRung([effort, reply.requestedEffort]);
       answeredBy = { provider: reply.provider, model: reply.model };
+      // After the first successful turn the history is shaped for this vendor: stay on this model.
+      candidates = candidates.filter((c) => c.provider === reply.provider && c.model === reply.catalogModel);
       if (reply.toolCalls.length === 0) {
         output = reply.content ?? '';
         break;
@@ -115,9 +138,11 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       provider: answeredBy.provider,
       model: answeredBy.model,
       ...(verdict ? { verdict } : {}),
+      ...(effort ? { effort } : {}),
+      reasoning_tokens: reasoningTokens,
     },
     { durationSince: started.occurred_at },
   );
   await emit(role, 'node_finished', { node_id: levelId, ok: true });
-  return { role, ok: true, output, verdict, createdFiles, costUsd, ...answeredBy };
+  return { role, ok: true, output, verdict, createdFiles, costUsd, effort, reasoningTokens, ...answeredBy };
 }

@@ -1,7 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
-import { demoEndpoint } from '../../routing/demo-endpoint';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
 import { startGatedModel } from './gated-model';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
@@ -17,7 +16,7 @@ beforeAll(async () => {
   temporal = infra.temporal;
   demo = await startDemoModelServer();
   gate = await startGatedModel({ upstream: demo.baseUrl, holdLevel: 'L4.executor' });
-  keel = await startKeel({ ...infra, model: demoEndpoint(gate.baseUrl) });
+  keel = await startKeel({ ...infra, demoBaseUrl: gate.baseUrl });
   await keel.startWorker();
 });
 

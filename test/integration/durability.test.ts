@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
-import { demoEndpoint } from '../../routing/demo-endpoint';
 import { demoFileFor } from '../../routing/demo-model/demo-file';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
 import { startGatedModel } from './gated-model';
@@ -21,7 +20,7 @@ beforeAll(async () => {
   ({ temporal, db } = infra);
   demo = await startDemoModelServer();
   gate = await startGatedModel({ upstream: demo.baseUrl, holdLevel: 'L4.executor' });
-  keel = await startKeel({ ...infra, model: demoEndpoint(gate.baseUrl) });
+  keel = await startKeel({ ...infra, demoBaseUrl: gate.baseUrl });
 });
 
 afterAll(async () => {

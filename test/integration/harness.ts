@@ -14,10 +14,11 @@ import { createPool } from '../../db/pool';
 import { createToken } from '../../db/tokens';
 import { createQueueStore } from '../../queue/create-queue-store';
 import type { QueueStore } from '../../queue/queue-store';
-import { demoEndpoint } from '../../routing/demo-endpoint';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
-import { createModelGateway } from '../../routing/gateway';
-import type { ProviderEndpoint } from '../../routing/config';
+import { loadCatalog, loadTeamControls } from '../../routing/catalog/load';
+import type { Catalog, TeamControls } from '../../routing/catalog/types';
+import { shippedModelFiles } from '../../routing/config';
+import { buildRouter, withDemoAt } from '../../routing/open-models';
 import { findTemporalCli } from '../../temporal/cli-path';
 import { KEEL_SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
@@ -108,8 +109,13 @@ export interface KeelOptions {
   temporal: TestWorkflowEnvironment;
   db: TestDatabase;
   queue: QueueStore;
-  /** Defaults to the offline demo model, started here. */
-  model?: ProviderEndpoint;
+  /** Where the catalog's `demo` provider points; defaults to an offline demo model started here. */
+  demoBaseUrl?: string;
+  /** Defaults to the shipped catalog and team controls. */
+  catalog?: Catalog;
+  controls?: TeamControls;
+  /** Provider keys are read from here (never from the test process's own environment). */
+  providerEnv?: NodeJS.ProcessEnv;
   rateLimits?: RateLimits;
   streamPollMs?: number;
 }
@@ -117,8 +123,14 @@ export interface KeelOptions {
 /** The ingest API listening on a loopback port, with a dev token, over the given real services. */
 export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
   let demo: DemoModelServer | undefined;
-  if (!options.model) demo = await startDemoModelServer();
-  const models = createModelGateway(options.model ?? demoEndpoint(demo!.baseUrl));
+  if (!options.demoBaseUrl) demo = await startDemoModelServer();
+  const shipped = shippedModelFiles();
+  const catalog = withDemoAt(
+    options.catalog ?? (await loadCatalog(shipped.catalog)),
+    options.demoBaseUrl ?? demo!.baseUrl,
+  );
+  const controls = options.controls ?? (await loadTeamControls(shipped.controls));
+  const models = buildRouter(catalog, controls, options.providerEnv ?? {}, options.queue, () => undefined);
   const workspaceRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-ws-'));
   const taskQueue = `keel-test-${uniqueSuffix()}`;
   const deps: ApiDeps = {

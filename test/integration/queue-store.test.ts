@@ -66,6 +66,12 @@ function inbox() {
   };
 }
 
+/** A duration the store reports for a window of `seconds`: some of it may have passed, never more than all. */
+function expectWithinWindow(ms: number, seconds: number): void {
+  expect(ms).toBeGreaterThan(0);
+  expect(ms).toBeLessThanOrEqual(seconds * 1000);
+}
+
 async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
   for await (const keys of redis.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
     if (keys.length > 0) await redis.del(...keys);
@@ -103,16 +109,78 @@ describe.each(implementations)('$name queue store', ({ name, sharedAcrossStores,
       for (let i = 0; i < 3; i++) allowed.push(await store.consume('login:alice', 3, 60));
       const refused = await store.consume('login:alice', 3, 60);
 
-      expect(allowed).toEqual([
+      expect(allowed.map(({ allowed, remaining, retryAfterMs }) => ({ allowed, remaining, retryAfterMs }))).toEqual([
         { allowed: true, remaining: 2, retryAfterMs: 0 },
         { allowed: true, remaining: 1, retryAfterMs: 0 },
         { allowed: true, remaining: 0, retryAfterMs: 0 },
       ]);
+      for (const decision of allowed) expectWithinWindow(decision.resetMs, 60);
       expect(refused.allowed).toBe(false);
       expect(refused.remaining).toBe(0);
-      expect(refused.retryAfterMs).toBeGreaterThan(0);
-      expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
+      expectWithinWindow(refused.retryAfterMs, 60);
+      expect(refused.resetMs).toBe(refused.retryAfterMs);
     });
+
+    it('spends `cost` points at once', async () => {
+      const first = await store.consume('tokens:alice', 10, 60, 4);
+      const second = await store.consume('tokens:alice', 10, 60, 6);
+
+      expect([first.allowed, first.remaining, second.allowed, second.remaining]).toEqual([true, 6, true, 0]);
+      expect((await store.peek('tokens:alice', 10, 60)).used).toBe(10);
+    });
+
+    it('refuses a cost that does not fit without spending any of it, so a smaller one still fits', async () => {
+      await store.consume('tokens:bob', 10, 60, 4);
+
+      const refused = await store.consume('tokens:bob', 10, 60, 7);
+
+      expect(refused).toEqual({
+        allowed: false,
+        remaining: 6,
+        retryAfterMs: expect.any(Number) as number,
+        resetMs: refused.retryAfterMs,
+      });
+      expectWithinWindow(refused.retryAfterMs, 60);
+      expect((await store.peek('tokens:bob', 10, 60)).used).toBe(4);
+      expect(await store.consume('tokens:bob', 10, 60, 6)).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await store.peek('tokens:bob', 10, 60)).used).toBe(10);
+    });
+
+    it('refuses a cost above the whole limit without opening a window, asking to wait one window', async () => {
+      const refused = await store.consume('tokens:carol', 5, 60, 6);
+
+      expect(refused).toEqual({ allowed: false, remaining: 5, retryAfterMs: 60_000, resetMs: 0 });
+      expect(await store.peek('tokens:carol', 5, 60)).toEqual({ used: 0, limit: 5, resetMs: 0 });
+    });
+
+    it(
+      sharedAcrossStores
+        ? 'never overshoots nor refuses what fits when replicas consume concurrently'
+        : 'never overshoots nor refuses what fits when callers consume concurrently',
+      async () => {
+        // Separate connections for Redis, as worker replicas have; the memory store is one process's store.
+        const replicas = sharedAcrossStores ? [store, await openStore(prefix), await openStore(prefix)] : [store];
+        const replicaAt = (i: number) => replicas[i % replicas.length]!;
+
+        const requests = await Promise.all(
+          Array.from({ length: 60 }, (_, i) => replicaAt(i).consume('rpm:model-a', 25, 60)),
+        );
+        const costs = Array.from({ length: 60 }, (_, i) => 1 + (i % 7));
+        const tokens = await Promise.all(costs.map((cost, i) => replicaAt(i).consume('tpm:model-a', 100, 60, cost)));
+
+        expect(requests.filter((d) => d.allowed)).toHaveLength(25);
+        expect(await replicaAt(1).peek('rpm:model-a', 25, 60)).toMatchObject({ used: 25, limit: 25 });
+        const spent = costs.filter((_, i) => tokens[i]!.allowed).reduce((sum, cost) => sum + cost, 0);
+        const { used } = await replicaAt(2).peek('tpm:model-a', 100, 60);
+        expect(used).toBe(spent);
+        expect(used).toBeLessThanOrEqual(100);
+        // Windows only fill here, so a consume refused at any moment must not fit at the end either; a refusal
+        // that counted its points (even briefly) would refuse smaller costs that did fit.
+        for (const [i, cost] of costs.entries()) {
+          if (!tokens[i]!.allowed) expect(cost).toBeGreaterThan(100 - used);
+        }
+      },
+    );
 
     it('keeps a separate window per key', async () => {
       await store.consume('login:bob', 1, 60);
@@ -142,9 +210,76 @@ describe.each(implementations)('$name queue store', ({ name, sharedAcrossStores,
       expect((await otherInstance.consume('login:erin', 1, 60)).allowed).toBe(true);
     });
 
-    it('rejects limits it cannot honour', async () => {
+    it('rejects limits and amounts it cannot honour', async () => {
       await expect(store.consume('login:frank', 0, 60)).rejects.toThrow(RangeError);
       await expect(store.consume('login:frank', 1, 0.5)).rejects.toThrow(RangeError);
+      await expect(store.consume('login:frank', 5, 60, 0)).rejects.toThrow(RangeError);
+      await expect(store.consume('login:frank', 5, 60, 1.5)).rejects.toThrow(RangeError);
+      await expect(store.refund('login:frank', 5, 60, -1)).rejects.toThrow(RangeError);
+      await expect(store.charge('login:frank', 5, 60, 0.5)).rejects.toThrow(RangeError);
+      await expect(store.peek('login:frank', 5, 0)).rejects.toThrow(RangeError);
+    });
+  });
+
+  describe('refund', () => {
+    it('gives points back to the open window, never below zero', async () => {
+      await store.consume('tokens:dave', 10, 60, 5);
+
+      await store.refund('tokens:dave', 10, 60, 3);
+      expect((await store.peek('tokens:dave', 10, 60)).used).toBe(2);
+      await store.refund('tokens:dave', 10, 60, 10);
+      const window = await store.peek('tokens:dave', 10, 60);
+
+      expect(window.used).toBe(0);
+      expectWithinWindow(window.resetMs, 60);
+      expect(await store.consume('tokens:dave', 10, 60, 10)).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await store.consume('tokens:dave', 10, 60)).allowed).toBe(false);
+    });
+
+    it('never opens a window, so points of an ended window are not given to the next', async () => {
+      await store.refund('tokens:erin', 2, 60, 2);
+      expect(await store.peek('tokens:erin', 2, 60)).toEqual({ used: 0, limit: 2, resetMs: 0 });
+
+      await store.consume('tokens:erin', 2, 1, 2);
+      await waitUntil('the one-second window ends', async () => (await store.peek('tokens:erin', 2, 1)).resetMs === 0);
+      await store.refund('tokens:erin', 2, 1, 2);
+
+      expect(await store.peek('tokens:erin', 2, 1)).toEqual({ used: 0, limit: 2, resetMs: 0 });
+      // A window reopened at -2 would have 4 points left after this; an exact one has none.
+      expect(await store.consume('tokens:erin', 2, 1, 2)).toMatchObject({ allowed: true, remaining: 0 });
+    });
+  });
+
+  describe('charge', () => {
+    it('spends past the limit, and the window refuses until it ends', async () => {
+      await store.consume('tokens:frank', 5, 60, 5);
+
+      await store.charge('tokens:frank', 5, 60, 3);
+
+      expect((await store.peek('tokens:frank', 5, 60)).used).toBe(8);
+      expect(await store.consume('tokens:frank', 5, 60)).toMatchObject({ allowed: false, remaining: 0 });
+    });
+
+    it('opens a window when none is open', async () => {
+      await store.charge('tokens:grace', 5, 60, 2);
+
+      const window = await store.peek('tokens:grace', 5, 60);
+      expect(window.used).toBe(2);
+      expectWithinWindow(window.resetMs, 60);
+    });
+  });
+
+  describe('peek', () => {
+    it('reads a window without spending, separately for each limit', async () => {
+      expect(await store.peek('tokens:heidi', 4, 60)).toEqual({ used: 0, limit: 4, resetMs: 0 });
+      await store.consume('tokens:heidi', 4, 60);
+
+      const first = await store.peek('tokens:heidi', 4, 60);
+      const second = await store.peek('tokens:heidi', 4, 60);
+
+      expect([first.used, second.used]).toEqual([1, 1]);
+      expectWithinWindow(first.resetMs, 60);
+      expect(await store.peek('tokens:heidi', 5, 60)).toEqual({ used: 0, limit: 5, resetMs: 0 });
     });
   });
 
@@ -273,6 +408,22 @@ describe('redis queue store, seen from Redis', () => {
     );
     expect(Number(await redis.pttl(`${prefix}flag:${probe}`))).toBeGreaterThan(0);
     expect(await redis.ttl(`${prefix}counter:${probe}`)).toBe(-1);
+  });
+
+  it('leaves the counter untouched on a refused consume, and creates no key to peek or refund', async () => {
+    const key = `${prefix}rate:3:60:tokens:${probe}`;
+    await store.consume(`tokens:${probe}`, 3, 60, 2);
+    const ttlBefore = await redis.pttl(key);
+
+    const refused = await store.consume(`tokens:${probe}`, 3, 60, 2);
+    await store.peek(`unused:${probe}`, 3, 60);
+    await store.refund(`unused:${probe}`, 3, 60, 1);
+
+    expect(refused.allowed).toBe(false);
+    expect(await redis.get(key)).toBe('2');
+    expect(await redis.pttl(key)).toBeGreaterThan(0);
+    expect(await redis.pttl(key)).toBeLessThanOrEqual(ttlBefore);
+    expect(await redis.keys(`*unused:${probe}*`)).toEqual([]);
   });
 
   it('subscribes to the prefixed channel once, and leaves it when the last local subscriber goes', async () => {

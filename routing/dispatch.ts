@@ -1,0 +1,223 @@
+import type { AdapterReply, WireAdapter } from './adapters/types';
+import { ProviderCallError } from './adapters/types';
+import type { Candidate, Catalog, ModelRow, Rung, Wire } from './catalog/types';
+import type { ChatMessage, ToolDefinition } from './chat-types';
+import { remainingAfter } from './walk-order';
+
+/** How long an unfunded provider is skipped, across every replica (the spec's "about 30 minutes"). */
+export const UNFUNDED_SKIP_MS = 30 * 60 * 1000;
+/** Cooldown after a 429 without Retry-After. */
+export const DEFAULT_COOLDOWN_MS = 30 * 1000;
+
+/** What the walk needs of the free-quota ledger (routing/ledger.ts implements it over the queue store). */
+export interface LedgerPort {
+  reserve(
+    modelKey: string,
+    quota: { rpm: number; tpm: number; rpd: number },
+    estimatedTokens: number,
+  ): Promise<{ ok: true; reservation: unknown } | { ok: false; dimension: string; retryAfterMs: number }>;
+  settle(reservation: unknown, actualTokens: number): Promise<void>;
+  cooldown(modelKey: string, ms: number): Promise<void>;
+  coolingDown(modelKey: string): Promise<boolean>;
+}
+
+export interface DispatchDeps {
+  catalog: Catalog;
+  /** Resolved credential per provider name (undefined: none needed, or none configured). */
+  keys: Record<string, string | undefined>;
+  adapterFor(wire: Wire): WireAdapter;
+  ledger: LedgerPort;
+  /** Shared flags (queue store) so an unfunded provider is skipped by every replica. */
+  flags: { setFlag(key: string, ttlMs: number): Promise<void>; hasFlag(key: string): Promise<boolean> };
+  log(line: string): void;
+}
+
+export interface Hop {
+  from_model: string;
+  to_model: string;
+  to_provider: string;
+  reason: string;
+}
+
+export interface CallOutcome {
+  provider: string;
+  /** The model id the vendor reported; `candidateModel` is the catalog row that was called. */
+  model: string;
+  candidateModel: string;
+  tier: string;
+  /** The rung sent (after the ladder) and the rung the level asked for. */
+  effort?: Rung;
+  requestedEffort?: Rung;
+  reply: AdapterReply;
+  costUsd: number;
+  /** One per transition away from a candidate that did not answer; the workflow emits model_fallback for each. */
+  hops: Hop[];
+}
+
+/** Every candidate failed or was skipped. `permanent` when retrying later cannot help (auth, bad requests). */
+export class NoCandidateAnswered extends Error {
+  override name = 'NoCandidateAnswered';
+  constructor(
+    readonly attempts: Array<{ provider: string; model: string; reason: string }>,
+    readonly permanent: boolean,
+  ) {
+    super(
+      attempts.length === 0
+        ? 'no model candidate to call'
+        : `no model answered: ${attempts.map((a) => `${a.provider}/${a.model} (${a.reason})`).join('; ')}`,
+    );
+  }
+}
+
+/** Raised (as the walk's final error) when every candidate's account was unfunded. */
+export class ProviderUnfunded extends NoCandidateAnswered {
+  override name = 'ProviderUnfunded';
+}
+
+export function unfundedFlag(provider: string): string {
+  return `provider:${provider}:unfunded`;
+}
+
+function modelKey(c: { provider: string; model: string }): string {
+  return `${c.provider}/${c.model}`;
+}
+
+/** A deliberately high token estimate for the tpm reservation: ~3 characters a token, plus the whole output budget. */
+function estimateTokens(messages: ChatMessage[], tools: ToolDefinition[] | undefined, row: ModelRow): number {
+  const chars = JSON.stringify(messages).length + (tools ? JSON.stringify(tools).length : 0);
+  return Math.ceil(chars / 3) + row.max_output_tokens;
+}
+
+function cost(row: ModelRow, reply: AdapterReply): number {
+  if (!row.pricing_per_1k) return 0;
+  const { input, output } = row.pricing_per_1k;
+  return (reply.usage.inputTokens * input + reply.usage.outputTokens * output) / 1000;
+}
+
+/**
+ * Walks the candidates until one answers. Before a call: a provider refused with 401/403 earlier in
+ * this walk is dead; an unfunded provider is skipped for UNFUNDED_SKIP_MS on every replica; a model
+ * cooling down after a 429 is skipped; a free model whose quota window is spent is skipped (not a
+ * health failure). After a failure the walk goes to the same provider's next model, then the other
+ * providers, then provider defaults. Cancellation (the signal) is rethrown untouched.
+ */
+export async function dispatch(
+  deps: DispatchDeps,
+  request: { candidates: Candidate[]; messages: ChatMessage[]; tools?: ToolDefinition[]; signal?: AbortSignal },
+): Promise<CallOutcome> {
+  const dead = new Set<string>();
+  const attempts: Array<{ provider: string; model: string; reason: string }> = [];
+  const hops: Hop[] = [];
+  let permanent = true;
+  let allUnfunded = true;
+  let previous: { candidate: Candidate; reason: string } | undefined;
+  let queue = [...request.candidates];
+
+  const passOver = (candidate: Candidate, reason: string, isPermanent: boolean) => {
+    attempts.push({ provider: candidate.provider, model: candidate.model, reason });
+    if (!isPermanent) permanent = false;
+    if (reason !== 'provider_unfunded') allUnfunded = false;
+    previous = { candidate, reason };
+    queue = remainingAfter(candidate, queue);
+  };
+
+  while (queue.length > 0) {
+    const candidate = queue.shift()!;
+    const row = deps.catalog.models.find((m) => m.provider === candidate.provider && m.model === candidate.model);
+    const provider = deps.catalog.providers[candidate.provider];
+    if (!row || !provider) {
+      passOver(candidate, 'not_in_catalog', true);
+      continue;
+    }
+    if (dead.has(candidate.provider)) {
+      passOver(candidate, 'provider_auth_refused', true);
+      continue;
+    }
+    if (await deps.flags.hasFlag(unfundedFlag(candidate.provider))) {
+      passOver(candidate, 'provider_unfunded', false);
+      continue;
+    }
+    if (await deps.ledger.coolingDown(modelKey(candidate))) {
+      passOver(candidate, 'rate_limited_cooldown', false);
+      continue;
+    }
+    let reservation: unknown;
+    if (row.quota) {
+      const reserved = await deps.ledger.reserve(
+        modelKey(candidate),
+        row.quota,
+        estimateTokens(request.messages, request.tools, row),
+      );
+      if (!reserved.ok) {
+        passOver(candidate, `free_quota_spent:${reserved.dimension}`, false);
+        continue;
+      }
+      reservation = reserved.reservation;
+    }
+
+    if (previous) {
+      hops.push({
+        from_model: previous.candidate.model,
+        to_model: candidate.model,
+        to_provider: candidate.provider,
+        reason: previous.reason,
+      });
+    }
+    try {
+      const reply = await deps.adapterFor(row.wire).call({
+        providerName: candidate.provider,
+        provider,
+        model: row,
+        apiKey: deps.keys[candidate.provider],
+        messages: request.messages,
+        tools: request.tools,
+        effortFragment: candidate.effort ? row.effort?.[candidate.effort] : undefined,
+        signal: request.signal,
+      });
+      if (reservation !== undefined)
+        await deps.ledger.settle(reservation, reply.usage.inputTokens + reply.usage.outputTokens);
+      return {
+        provider: candidate.provider,
+        model: reply.model || candidate.model,
+        candidateModel: candidate.model,
+        tier: candidate.tier,
+        effort: candidate.effort,
+        requestedEffort: candidate.requested_effort,
+        reply,
+        costUsd: cost(row, reply),
+        hops,
+      };
+    } catch (err) {
+      if (reservation !== undefined) await deps.ledger.settle(reservation, 0);
+      if (request.signal?.aborted || !(err instanceof ProviderCallError)) {
+        if (request.signal?.aborted) throw err;
+        // An adapter bug or an unexpected client error: treat as transient for this candidate.
+        deps.log(`${modelKey(candidate)}: unexpected error: ${(err as Error).message}`);
+        passOver(candidate, 'unexpected_error', false);
+        continue;
+      }
+      deps.log(`${modelKey(candidate)}: ${err.kind}: ${err.message}`);
+      switch (err.kind) {
+        case 'auth':
+          dead.add(candidate.provider);
+          passOver(candidate, 'provider_auth_refused', true);
+          break;
+        case 'unfunded':
+          await deps.flags.setFlag(unfundedFlag(candidate.provider), UNFUNDED_SKIP_MS);
+          passOver(candidate, 'provider_unfunded', false);
+          break;
+        case 'rate_limited':
+          await deps.ledger.cooldown(modelKey(candidate), err.retryAfterMs ?? DEFAULT_COOLDOWN_MS);
+          passOver(candidate, 'rate_limited', false);
+          break;
+        case 'bad_request':
+          passOver(candidate, 'request_refused', true);
+          break;
+        default:
+          passOver(candidate, 'provider_unavailable', false);
+      }
+    }
+  }
+  if (attempts.length > 0 && allUnfunded) throw new ProviderUnfunded(attempts, false);
+  throw new NoCandidateAnswered(attempts, permanent);
+}

@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { startScriptedServer } from './scripted-server';
+import type { CannedReply, ScriptedServer } from './scripted-server';
+
+const textBlockSchema = z.object({ type: z.literal('text'), text: z.string().min(1) });
+const toolUseBlockSchema = z.object({
+  type: z.literal('tool_use'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()),
+});
+const toolResultBlockSchema = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().min(1),
+  content: z.union([z.string(), z.array(textBlockSchema)]).optional(),
+  is_error: z.boolean().optional(),
+});
+const blockSchema = z.discriminatedUnion('type', [textBlockSchema, toolUseBlockSchema, toolResultBlockSchema]);
+
+const messageSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string().min(1), z.array(blockSchema).min(1)]),
+});
+
+const thinkingSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024) }),
+  z.object({ type: z.literal('disabled') }),
+  z.object({ type: z.literal('adaptive') }),
+]);
+
+type Message = z.infer<typeof messageSchema>;
+type Block = z.infer<typeof blockSchema>;
+
+const blocksOf = (message: Message | undefined): Block[] =>
+  message === undefined || typeof message.content === 'string' ? [] : message.content;
+
+/** POST /v1/messages as Anthropic documents it, with the API's own cross-field rules; unknown fields pass through. */
+export const messagesRequestSchema = z
+  .looseObject({
+    model: z.string().min(1),
+    max_tokens: z.number().int().positive(),
+    system: z.union([z.string(), z.array(textBlockSchema)]).optional(),
+    messages: z.array(messageSchema).min(1),
+    tools: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          description: z.string().optional(),
+          input_schema: z.looseObject({ type: z.literal('object') }),
+        }),
+      )
+      .optional(),
+    thinking: thinkingSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.thinking?.type === 'enabled' && body.thinking.budget_tokens >= body.max_tokens) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['max_tokens'],
+        message: 'max_tokens must be greater than thinking.budget_tokens',
+      });
+    }
+    body.messages.forEach((message, index) => {
+      const toolUses = message.role === 'assistant' ? blocksOf(message).filter((b) => b.type === 'tool_use') : [];
+      if (toolUses.length === 0) return;
+      // The API's rule: every tool_use is answered by a tool_result in the very next (user) message.
+      const answered = new Set(
+        blocksOf(body.messages[index + 1]).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])),
+      );
+      const missing = toolUses.filter((b) => b.type === 'tool_use' && !answered.has(b.id));
+      if (missing.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['messages', index],
+          message: `tool_use ids were found without tool_result blocks immediately after: ${missing.map((b) => (b.type === 'tool_use' ? b.id : '')).join(', ')}`,
+        });
+      }
+    });
+    body.messages.forEach((message, index) => {
+      const blocks = blocksOf(message);
+      const firstOther = blocks.findIndex((b) => b.type !== 'tool_result');
+      if (firstOther >= 0 && blocks.slice(firstOther).some((b) => b.type === 'tool_result')) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['messages', index, 'content'],
+          message: 'tool_result blocks must come before any other content in a user message',
+        });
+      }
+    });
+  });
+export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
+
+export interface FakeAnthropic extends ScriptedServer<MessagesRequest> {
+  /** The API origin, as the catalog's vendor_a `base_url` is (the client appends `/v1/messages`). */
+  baseUrl: string;
+}
+
+/** A loopback server on the Anthropic Messages wire. */
+export async function startFakeAnthropic(): Promise<FakeAnthropic> {
+  const server = await startScriptedServer({
+    route: '/v1/messages',
+    schema: messagesRequestSchema,
+    invalidRequest: (message) => anthropicReplies.error(400, anthropicErrorBody('invalid_request_error', message)),
+    unscripted: () => anthropicReplies.error(500, anthropicErrors.apiError()),
+  });
+  return Object.assign(server, { baseUrl: server.origin });
+}
+
+export type ResponseBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+interface MessageOptions {
+  model?: string;
+  usage?: { inputTokens?: number; outputTokens?: number };
+}
+
+function message(content: ResponseBlock[], stopReason: string, options: MessageOptions): unknown {
+  return {
+    id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+    type: 'message',
+    role: 'assistant',
+    model: options.model ?? 'claude-sonnet-4-5-20250929',
+    content: content.map((block) =>
+      block.type === 'thinking'
+        ? { signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds', ...block }
+        : block,
+    ),
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage: {
+      input_tokens: options.usage?.inputTokens ?? 21,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: options.usage?.outputTokens ?? 9,
+      service_tier: 'standard',
+    },
+  };
+}
+
+/** Canned Messages answers in Anthropic's response JSON. */
+export const anthropicReplies = {
+  text(text: string, options: MessageOptions = {}): CannedReply {
+    return { status: 200, body: message([{ type: 'text', text }], 'end_turn', options) };
+  },
+  /** Any mix of blocks; `tool_use` among them makes the stop reason `tool_use`. */
+  blocks(content: ResponseBlock[], options: MessageOptions = {}): CannedReply {
+    const stopReason = content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
+    return { status: 200, body: message(content, stopReason, options) };
+  },
+  error(status: number, body: unknown, headers?: Record<string, string>): CannedReply {
+    return { status, body, headers: { 'request-id': 'req_011CSHoEeqs5C35K2UUqR7Fy', ...headers } };
+  },
+};
+
+function anthropicErrorBody(type: string, message: string) {
+  return { type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' };
+}
+
+/** Anthropic's error envelopes for the conditions the walk tells apart, as the API sends them. */
+export const anthropicErrors = {
+  /** HTTP 400: the organisation has no prepaid credit left. */
+  creditBalanceTooLow: () =>
+    anthropicErrorBody(
+      'invalid_request_error',
+      'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+    ),
+  /** HTTP 401. */
+  invalidApiKey: () => anthropicErrorBody('authentication_error', 'invalid x-api-key'),
+  /** HTTP 403. */
+  permissionDenied: () =>
+    anthropicErrorBody('permission_error', 'Your API key does not have permission to use the specified resource.'),
+  /** HTTP 404. */
+  modelNotFound: (model: string) => anthropicErrorBody('not_found_error', `model: ${model}`),
+  /** HTTP 400: an ordinary malformed request. */
+  invalidRequest: (message: string) => anthropicErrorBody('invalid_request_error', message),
+  /** HTTP 429, sent with a `retry-after` header. */
+  rateLimited: () =>
+    anthropicErrorBody(
+      'rate_limit_error',
+      'This request would exceed the rate limit for your organization (1a2b3c4d-0000-4000-8000-1234567890ab) of 30,000 input tokens per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.',
+    ),
+  /** HTTP 500. */
+  apiError: () => anthropicErrorBody('api_error', 'Internal server error'),
+  /** HTTP 529. */
+  overloaded: () => anthropicErrorBody('overloaded_error', 'Overloaded'),
+};

@@ -74,15 +74,23 @@ export function createModelRouter(deps: RouterDeps): ModelRouter {
     models: deps.catalog.models.filter((m) => deps.configured.has(m.provider)),
   };
 
+  const named = (resolution: Resolution): Resolution => ({
+    ...resolution,
+    candidates: resolution.candidates.map((c) => {
+      const row = deps.catalog.models.find((m) => m.provider === c.provider && m.model === c.model);
+      return { ...c, display_name: row?.display_name ?? c.model };
+    }),
+  });
+
   return {
     resolve(level) {
-      const resolution = resolveCandidates(level.pins?.length ? pinnable : routable, deps.controls, level);
+      const resolution = named(resolveCandidates(level.pins?.length ? pinnable : routable, deps.controls, level));
       if (resolution.candidates.length > 0) return { ...resolution, offline: false };
       const demo = demoCandidate(deps.catalog);
       if (!demo) return { ...resolution, offline: false };
       return {
         ...resolution,
-        candidates: [demo],
+        candidates: named({ ...resolution, candidates: [demo] }).candidates,
         offline: true,
         notes: [
           ...resolution.notes,

@@ -50,6 +50,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     level_id: levelId,
     provider: intended?.provider ?? '',
     model: intended?.model ?? '',
+    model_display_name: intended?.display_name ?? '',
     tier: intended?.tier ?? '',
     model_candidates: route.candidates.map((c) => ({
       provider: c.provider,

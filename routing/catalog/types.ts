@@ -113,6 +113,8 @@ export interface Candidate {
   /** The rung the level asked for, before the ladder. */
   requested_effort?: Rung;
   source: CandidateSource;
+  /** The catalog row's display name, filled in by the router for events and people. */
+  display_name?: string;
 }
 
 export interface Resolution {

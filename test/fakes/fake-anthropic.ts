@@ -122,7 +122,7 @@ function message(content: ResponseBlock[], stopReason: string, options: MessageO
     id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
     type: 'message',
     role: 'assistant',
-    model: options.model ?? 'claude-sonnet-4-5-20250929',
+    model: options.model ?? 'claude-sonnet-4-6',
     content: content.map((block) =>
       block.type === 'thinking'
         ? { signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds', ...block }

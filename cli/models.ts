@@ -12,7 +12,7 @@ import {
   loadTeamControls,
   resolveProviderKey,
 } from '../routing/catalog/load';
-import type { Catalog, ModelRow, TeamControls } from '../routing/catalog/types';
+import type { Catalog, TeamControls } from '../routing/catalog/types';
 import { modelFilePaths, modelEnv } from '../routing/config';
 import { buildRouter } from '../routing/open-models';
 import { missingCapability } from '../routing/resolve/requirements';
@@ -41,10 +41,6 @@ async function loadBoth(env: NodeJS.ProcessEnv, overrides: { catalog?: string; c
     catalog: await loadCatalog(catalogPath),
     controls: await loadTeamControls(controlsPath),
   };
-}
-
-function price(row: ModelRow): string {
-  return row.pricing_per_1k ? `$${row.pricing_per_1k.input}/$${row.pricing_per_1k.output}` : 'free';
 }
 
 export async function runModelsCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {

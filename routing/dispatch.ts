@@ -29,7 +29,7 @@ export interface DispatchDeps {
   ledger: LedgerPort;
   /** Shared flags (queue store) so an unfunded provider is skipped by every replica. */
   flags: { setFlag(key: string, ttlMs: number): Promise<void>; hasFlag(key: string): Promise<boolean> };
-  log(line: string): void;
+  log: (line: string) => void;
 }
 
 export interface Hop {
@@ -113,11 +113,15 @@ export async function dispatch(
   let previous: { candidate: Candidate; reason: string } | undefined;
   let queue = [...request.candidates];
 
-  const passOver = (candidate: Candidate, reason: string, isPermanent: boolean) => {
+  /**
+   * Records a candidate that did not answer. The next hop starts from the last model actually tried,
+   * or from the intended (first) model when it was skipped before any request was made.
+   */
+  const passOver = (candidate: Candidate, reason: string, isPermanent: boolean, requested: boolean) => {
     attempts.push({ provider: candidate.provider, model: candidate.model, reason });
     if (!isPermanent) permanent = false;
     if (reason !== 'provider_unfunded') allUnfunded = false;
-    previous = { candidate, reason };
+    if (requested || !previous) previous = { candidate, reason };
     queue = remainingAfter(candidate, queue);
   };
 
@@ -126,19 +130,19 @@ export async function dispatch(
     const row = deps.catalog.models.find((m) => m.provider === candidate.provider && m.model === candidate.model);
     const provider = deps.catalog.providers[candidate.provider];
     if (!row || !provider) {
-      passOver(candidate, 'not_in_catalog', true);
+      passOver(candidate, 'not_in_catalog', true, false);
       continue;
     }
     if (dead.has(candidate.provider)) {
-      passOver(candidate, 'provider_auth_refused', true);
+      passOver(candidate, 'provider_auth_refused', true, false);
       continue;
     }
     if (await deps.flags.hasFlag(unfundedFlag(candidate.provider))) {
-      passOver(candidate, 'provider_unfunded', false);
+      passOver(candidate, 'provider_unfunded', false, false);
       continue;
     }
     if (await deps.ledger.coolingDown(modelKey(candidate))) {
-      passOver(candidate, 'rate_limited_cooldown', false);
+      passOver(candidate, 'rate_limited_cooldown', false, false);
       continue;
     }
     let reservation: unknown;
@@ -149,7 +153,7 @@ export async function dispatch(
         estimateTokens(request.messages, request.tools, row),
       );
       if (!reserved.ok) {
-        passOver(candidate, `free_quota_spent:${reserved.dimension}`, false);
+        passOver(candidate, `free_quota_spent:${reserved.dimension}`, false, false);
         continue;
       }
       reservation = reserved.reservation;
@@ -193,28 +197,28 @@ export async function dispatch(
         if (request.signal?.aborted) throw err;
         // An adapter bug or an unexpected client error: treat as transient for this candidate.
         deps.log(`${modelKey(candidate)}: unexpected error: ${(err as Error).message}`);
-        passOver(candidate, 'unexpected_error', false);
+        passOver(candidate, 'unexpected_error', false, true);
         continue;
       }
       deps.log(`${modelKey(candidate)}: ${err.kind}: ${err.message}`);
       switch (err.kind) {
         case 'auth':
           dead.add(candidate.provider);
-          passOver(candidate, 'provider_auth_refused', true);
+          passOver(candidate, 'provider_auth_refused', true, true);
           break;
         case 'unfunded':
           await deps.flags.setFlag(unfundedFlag(candidate.provider), UNFUNDED_SKIP_MS);
-          passOver(candidate, 'provider_unfunded', false);
+          passOver(candidate, 'provider_unfunded', false, true);
           break;
         case 'rate_limited':
           await deps.ledger.cooldown(modelKey(candidate), err.retryAfterMs ?? DEFAULT_COOLDOWN_MS);
-          passOver(candidate, 'rate_limited', false);
+          passOver(candidate, 'rate_limited', false, true);
           break;
         case 'bad_request':
-          passOver(candidate, 'request_refused', true);
+          passOver(candidate, 'request_refused', true, true);
           break;
         default:
-          passOver(candidate, 'provider_unavailable', false);
+          passOver(candidate, 'provider_unavailable', false, true);
       }
     }
   }

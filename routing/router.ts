@@ -51,7 +51,7 @@ export interface RouterDeps {
   keys: Record<string, string | undefined>;
   ledger: ReturnType<typeof createQuotaLedger>;
   flags: DispatchDeps['flags'];
-  log(line: string): void;
+  log: (line: string) => void;
 }
 
 function demoCandidate(catalog: Catalog): Candidate | undefined {

@@ -178,15 +178,24 @@ const NETWORK_CODES =
 
 function isTransportFailure(err: unknown): boolean {
   if (err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError) return true;
-  if (!(err instanceof Error)) return false;
-  // With the caller's signal not aborted, an abort is the client's own timeout.
-  if (err.name === 'AbortError' || err.name === 'TimeoutError') return true;
-  for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
-    const code = (cause as Error & { code?: unknown }).code;
+  // Read by shape, not `instanceof`: fetch's errors may come from another realm (a vm context under Jest),
+  // and clients wrap them, so the cause chain is walked too (bounded: some chains loop back on themselves).
+  let current: unknown = err;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+    const { name, code, message, cause } = current as {
+      name?: unknown;
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+    };
+    // With the caller's signal not aborted, an abort is the client's own timeout.
+    if (name === 'AbortError' || name === 'TimeoutError') return true;
     if (typeof code === 'string' && NETWORK_CODES.test(code)) return true;
+    // undici's fetch reports every network failure as this TypeError.
+    if (name === 'TypeError' && message === 'fetch failed') return true;
+    current = cause;
   }
-  // undici's `fetch` reports every network failure as this TypeError.
-  return err instanceof TypeError && err.message === 'fetch failed';
+  return false;
 }
 
 function vendorMessage(body: unknown): string | undefined {

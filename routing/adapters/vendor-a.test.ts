@@ -98,7 +98,11 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
       { id: 'toolu_01B', type: 'function', function: { name: 'read_file', arguments: '{"path":"CHANGELOG.md"}' } },
     ]);
     expect(fake.requests[0]?.body.tools).toEqual([
-      { name: 'read_file', description: 'Reads a file from the job workspace.', input_schema: readFileTool.function.parameters },
+      {
+        name: 'read_file',
+        description: 'Reads a file from the job workspace.',
+        input_schema: readFileTool.function.parameters,
+      },
     ]);
 
     const second = await call({

@@ -1,0 +1,140 @@
+import { streamJobEvents } from '../../cli/event-stream';
+import type { EventEnvelope } from '../../events/envelope';
+import { loadCatalog, loadTeamControls } from '../../routing/catalog/load';
+import type { Catalog, TeamControls } from '../../routing/catalog/types';
+import { shippedModelFiles } from '../../routing/config';
+import { buildRouter } from '../../routing/open-models';
+import { remainingAfter } from '../../routing/walk-order';
+import { anthropicErrors, anthropicReplies, startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic';
+import { startFakeGemini, type FakeGemini } from '../fakes/fake-gemini';
+import { openAIReplies, startFakeOpenAI, type FakeOpenAI } from '../fakes/fake-openai';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+
+/**
+ * A job on the SHIPPED catalog and team controls, with every vendor's base URL pointed at a local
+ * server on that vendor's wire and every key set: what routing_decision shows is the real candidate list.
+ */
+let infra: Infrastructure;
+let openai: FakeOpenAI;
+let anthropic: FakeAnthropic;
+let gemini: FakeGemini;
+let shipped: Catalog;
+let controls: TeamControls;
+let keel: KeelUnderTest;
+const providerEnv = {
+  OPENAI_API_KEY: 'sk-test',
+  OPENROUTER_API_KEY: 'or-test',
+  GROQ_API_KEY: 'gq-test',
+  ANTHROPIC_API_KEY: 'ant-test',
+  GEMINI_API_KEY: 'gm-test',
+};
+
+function pointedAtFakes(catalog: Catalog): Catalog {
+  const providers = Object.fromEntries(
+    Object.entries(catalog.providers).map(([name, entry]) => {
+      const base =
+        entry.wire === 'vendor_a' ? anthropic.baseUrl : entry.wire === 'vendor_b' ? gemini.origin : openai.baseUrl;
+      return [name, name === 'demo' ? entry : { ...entry, base_url: base }];
+    }),
+  );
+  return { ...catalog, providers };
+}
+
+beforeAll(async () => {
+  infra = await startInfrastructure();
+  [openai, anthropic, gemini] = await Promise.all([startFakeOpenAI(), startFakeAnthropic(), startFakeGemini()]);
+  const files = shippedModelFiles();
+  shipped = await loadCatalog(files.catalog);
+  controls = await loadTeamControls(files.controls);
+  keel = await startKeel({ ...infra, catalog: pointedAtFakes(shipped), controls, providerEnv });
+  await keel.startWorker();
+});
+
+afterAll(async () => {
+  await keel?.close();
+  await Promise.all([openai?.close(), anthropic?.close(), gemini?.close()]);
+  await infra?.close();
+});
+
+test('a frontier job routes through the shipped catalog: real candidates, a model_fallback hop, one model per tool loop', async () => {
+  const expected = buildRouter(shipped, controls, providerEnv, infra.queue, () => undefined);
+  const l2 = expected.resolve({ role: 'L2.architect', budget: 'frontier' });
+  const l4 = expected.resolve({ role: 'L4.executor', budget: 'frontier', requirements: ['code_generation'] });
+  const opus = l2.candidates[0]!.model;
+  // After the first model fails, the walk tries the same provider's next model first.
+  const next = remainingAfter(l2.candidates[0]!, l2.candidates.slice(1))[0]!;
+  expect(l2.candidates.slice(0, 5).map((c) => c.tier)).toEqual([
+    'frontier',
+    'frontier',
+    'frontier',
+    'frontier',
+    'frontier',
+  ]);
+  expect(new Set(l2.candidates.slice(0, 5).map((c) => c.provider)).size).toBeGreaterThan(1);
+
+  // L1 and L3 get the cheap band (OpenAI first); L2 and L4 the frontier band (Anthropic first).
+  openai.enqueue(openAIReplies.text('Plan: 1. write hello.md', { model: 'gpt-4o-mini' }));
+  anthropic.enqueue(
+    anthropicReplies.error(529, anthropicErrors.overloaded()),
+    anthropicReplies.text('Task: write hello.md. Acceptance: it greets.', { model: next.model }),
+    anthropicReplies.blocks(
+      [{ type: 'tool_use', id: 'toolu_01', name: 'write_file', input: { path: 'hello.md', content: '# Hello\n' } }],
+      {
+        model: l4.candidates[0]!.model,
+      },
+    ),
+    anthropicReplies.text('Wrote hello.md.', { model: l4.candidates[0]!.model }),
+  );
+  openai.enqueue(openAIReplies.text('{"verdict":"pass","deltas":[]}', { model: 'gpt-4o-mini' }));
+
+  const response = await fetch(`${keel.baseUrl}/v1/chat`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'Write hello.md that greets the reader', metadata: { model_tier: 'frontier' } }),
+  });
+  const { job_id: jobId } = (await response.json()) as { job_id: string };
+  const events: EventEnvelope[] = [];
+  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
+  expect(events.at(-1)?.kind).toBe('final');
+
+  const decision = (role: string) =>
+    events.find((e) => e.kind === 'routing_decision' && e.agent_role === role)!.payload;
+  const pairs = (cs: Array<{ provider: string; model: string }>) => cs.map((c) => `${c.provider}/${c.model}`);
+  expect(pairs(decision('L2.architect').model_candidates as Array<{ provider: string; model: string }>)).toEqual(
+    pairs(l2.candidates),
+  );
+  expect(decision('L2.architect')).toMatchObject({
+    provider: 'anthropic',
+    model: opus,
+    tier: 'frontier',
+    offline: false,
+  });
+  expect(decision('L1.team_lead')).toMatchObject({ tier: 'cheap' });
+
+  const fallback = events.find((e) => e.kind === 'model_fallback');
+  expect(fallback).toMatchObject({
+    agent_role: 'L2.architect',
+    payload: { from_model: opus, to_model: next.model, to_provider: next.provider, reason: 'provider_unavailable' },
+  });
+  const finished = (role: string) => events.find((e) => e.kind === 'level_finished' && e.agent_role === role)!.payload;
+  expect(finished('L2.architect')).toMatchObject({ provider: 'anthropic', model: next.model });
+
+  // The executor's tool loop: both turns on the model that answered the first one.
+  const executorCalls = anthropic.requests.slice(-2).map((r) => r.body.model);
+  expect(executorCalls).toEqual([l4.candidates[0]!.model, l4.candidates[0]!.model]);
+  const final = events.at(-1)!.payload;
+  expect(final.created_files).toEqual(['hello.md']);
+  expect(final.cost_usd as number).toBeGreaterThan(0);
+});
+
+test('a provider removed from team controls never appears in a level’s candidates', () => {
+  const withoutAnthropic: TeamControls = {
+    providers: Object.fromEntries(Object.entries(controls.providers).filter(([name]) => name !== 'anthropic')),
+  };
+  const router = buildRouter(shipped, withoutAnthropic, providerEnv, infra.queue, () => undefined);
+  for (const budget of ['free', 'cheap', 'frontier']) {
+    for (const role of ['L1.team_lead', 'L2.architect', 'L3.verifier', 'L4.executor']) {
+      expect(router.resolve({ role, budget }).candidates.some((c) => c.provider === 'anthropic')).toBe(false);
+    }
+  }
+});

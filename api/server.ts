@@ -18,10 +18,9 @@ async function main(): Promise<void> {
   if (warning) console.warn(`warning: ${warning}`);
   // The API lists the catalog (GET /v1/models) but never calls a model; workers serve the demo model.
   const models = await openModels(env, process.env, queue, { serveDemo: false });
-  const app = await buildApp(
-    apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router }),
-    { logger: { level: env.LOG_LEVEL } },
-  );
+  const app = await buildApp(apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router }), {
+    logger: { level: env.LOG_LEVEL },
+  });
   await app.listen({ host: env.API_HOST, port: env.API_PORT });
 
   const shutdown = async () => {

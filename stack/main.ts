@@ -97,10 +97,9 @@ async function main(): Promise<void> {
     });
     closers.push(() => worker.stop());
 
-    const app = await buildApp(
-      apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router }),
-      { logger: { level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL } },
-    );
+    const app = await buildApp(apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router }), {
+      logger: { level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL },
+    });
     closers.push(() => app.close());
     const apiUrl = await app.listen({ host: env.API_HOST, port: env.API_PORT });
 

@@ -205,7 +205,7 @@ describe('chat_compat adapter', () => {
       const controller = new AbortController();
 
       const pending = call({ signal: controller.signal }).catch((err: unknown) => err);
-      await waitFor(() => fake.requests.length === 1);
+      await fake.received(1);
       controller.abort();
       const failure = await pending;
 
@@ -214,7 +214,3 @@ describe('chat_compat adapter', () => {
     });
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

@@ -159,7 +159,7 @@ function readHttpFailure(wire: Wire, err: unknown): HttpFailure | undefined {
 /**
  * @google/genai's ApiError carries the status and the response body JSON-stringified as its message (the
  * response headers are dropped; Google sends its retry hint in the body). It is recognised by shape because
- * that package is loaded as an ES module, whose class this CommonJS module cannot import.
+ * that package is loaded lazily as an ES module, so its class is not at hand for a synchronous `instanceof`.
  */
 function readGoogleApiError(err: unknown): HttpFailure | undefined {
   if (!(err instanceof Error) || err.name !== 'ApiError') return undefined;

@@ -79,6 +79,8 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
       system: 'You are the executor.',
       messages: [{ role: 'user', content: 'Compare README.md and CHANGELOG.md' }],
     });
+    const headers = fake.requests[0]?.headers;
+    expect(String(headers?.['x-api-key'] ?? headers?.authorization)).toContain('sk-ant-test');
   });
 
   it('round-trips tool calls: tool_use blocks out, tool_result blocks merged into one user turn', async () => {
@@ -251,7 +253,7 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
       const controller = new AbortController();
 
       const pending = call({ signal: controller.signal }).catch((err: unknown) => err);
-      await waitFor(() => fake.requests.length === 1);
+      await fake.received(1);
       controller.abort();
       const failure = await pending;
 
@@ -260,7 +262,3 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
     });
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

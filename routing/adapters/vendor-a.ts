@@ -54,7 +54,7 @@ export const vendorAAdapter: WireAdapter = {
  * results become `tool_result` blocks in a user turn, consecutive ones merged because the API wants every
  * result of one assistant turn in the single user message that follows it.
  */
-export function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] {
+function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] {
   const out: Anthropic.MessageParam[] = [];
   for (const message of messages) {
     switch (message.role) {
@@ -156,7 +156,7 @@ const CHARS_PER_TOKEN = 4;
  * part (text and tool input at ~4 characters a token), clamped to [0, output_tokens]; 0 when no thinking
  * block came back, i.e. thinking was off.
  */
-export function estimateThinkingTokens(outputTokens: number, visibleChars: number): number {
+function estimateThinkingTokens(outputTokens: number, visibleChars: number): number {
   const visibleTokens = Math.ceil(visibleChars / CHARS_PER_TOKEN);
   return Math.min(outputTokens, Math.max(0, outputTokens - visibleTokens));
 }

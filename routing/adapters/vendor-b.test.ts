@@ -30,7 +30,7 @@ const MODEL = 'gemini-2.5-flash';
 let fake: FakeGemini;
 
 beforeAll(() => {
-  //shareUndiciDispatcher();
+  shareUndiciDispatcher();
 });
 
 beforeEach(async () => {
@@ -197,6 +197,12 @@ describe('vendor_b (Gemini generateContent) adapter', () => {
       await expect(call()).rejects.toMatchObject({ kind: 'unfunded', status: 429 });
     });
 
+    it('Gemini FAILED_PRECONDITION asking to enable billing is unfunded, not a bad request', async () => {
+      fake.enqueue(geminiReplies.error(400, geminiErrors.freeTierUnavailable()));
+
+      await expect(call()).rejects.toMatchObject({ kind: 'unfunded', status: 400 });
+    });
+
     it('a plain Gemini 429 is a rate limit that honours the RetryInfo delay, requested once', async () => {
       fake.enqueue(geminiReplies.error(429, geminiErrors.rateLimited(MODEL, '12s')));
 
@@ -260,7 +266,7 @@ describe('vendor_b (Gemini generateContent) adapter', () => {
       const controller = new AbortController();
 
       const pending = call({ signal: controller.signal }).catch((err: unknown) => err);
-      await waitFor(() => fake.requests.length === 1);
+      await fake.received(1);
       controller.abort();
       const failure = await pending;
 
@@ -272,7 +278,3 @@ describe('vendor_b (Gemini generateContent) adapter', () => {
     });
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

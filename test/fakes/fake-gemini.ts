@@ -213,6 +213,13 @@ export const geminiErrors = {
         { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay },
       ],
     ),
+  /** HTTP 400: no free tier where the project is, and billing is off. */
+  freeTierUnavailable: () =>
+    googleErrorBody(
+      400,
+      'Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.',
+      'FAILED_PRECONDITION',
+    ),
   /** HTTP 400: Google answers a bad key with INVALID_ARGUMENT, not 401; the reason is in ErrorInfo. */
   apiKeyInvalid: () =>
     googleErrorBody(400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT', [

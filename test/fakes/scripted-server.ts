@@ -27,6 +27,8 @@ export interface ScriptedServer<TBody> {
   readonly requests: ReadonlyArray<RecordedRequest<TBody>>;
   /** Queues answers, consumed one per request in order. */
   enqueue(...replies: CannedReply[]): void;
+  /** Resolves once `count` requests have arrived; rejects after `timeoutMs` so a test cannot hang. */
+  received(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startScriptedServer<TSchema extends z.ZodType>(
   const queue: CannedReply[] = [];
   const requests: Array<RecordedRequest<z.infer<TSchema>>> = [];
   const held = new Set<() => void>();
+  const waiters = new Set<() => void>();
 
   app.post(options.route, async (request, reply) => {
     const parsed = options.schema.safeParse(request.body);
@@ -63,6 +66,7 @@ export async function startScriptedServer<TSchema extends z.ZodType>(
       headers: request.headers,
       body: parsed.success ? parsed.data : (undefined as z.infer<TSchema>),
     });
+    for (const check of [...waiters]) check();
     if (!parsed.success) {
       return send(reply, options.invalidRequest(formatIssues(parsed.error)));
     }
@@ -92,6 +96,21 @@ export async function startScriptedServer<TSchema extends z.ZodType>(
     origin: `http://127.0.0.1:${port}`,
     requests,
     enqueue: (...replies) => void queue.push(...replies),
+    received: (count, timeoutMs = 5_000) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`expected ${count} request(s), received ${requests.length}`));
+        }, timeoutMs);
+        const check = () => {
+          if (requests.length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      }),
     close: async () => {
       for (const release of [...held]) release();
       await app.close();

@@ -27,9 +27,10 @@ export class CommandFailed extends Error {
   override name = 'CommandFailed';
 }
 
-function print(line = ''): void {
-  process.stdout.write(`${line}\n`);
-}
+/** Where command output goes: stdout from the CLI, a collector in tests. */
+export type Print = (line?: string) => void;
+
+const stdout: Print = (line = '') => process.stdout.write(`${line}\n`);
 
 async function loadBoth(env: NodeJS.ProcessEnv, overrides: { catalog?: string; controls?: string } = {}) {
   const paths = modelFilePaths(modelEnv.parse(env));
@@ -43,23 +44,23 @@ async function loadBoth(env: NodeJS.ProcessEnv, overrides: { catalog?: string; c
   };
 }
 
-export async function runModelsCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function runModelsCommand(args: string[], env: NodeJS.ProcessEnv, print: Print = stdout): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'list':
-      return list(rest, env);
+      return list(rest, env, print);
     case 'resolve':
-      return resolve(rest, env);
+      return resolve(rest, env, print);
     case 'check':
-      return check(rest, env);
+      return check(rest, env, print);
     case 'doctor':
-      return doctor(rest, env);
+      return doctor(rest, env, print);
     default:
       throw new CommandFailed(`unknown models command: ${args.join(' ')}\n${MODELS_USAGE}`);
   }
 }
 
-async function list(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function list(args: string[], env: NodeJS.ProcessEnv, print: Print): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } } });
   const { catalog, controls } = await loadBoth(env);
   const queue = await createQueueStore({
@@ -88,7 +89,7 @@ async function list(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   }
 }
 
-async function resolve(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function resolve(args: string[], env: NodeJS.ProcessEnv, print: Print): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -125,7 +126,7 @@ async function resolve(args: string[], env: NodeJS.ProcessEnv): Promise<number> 
   }
 }
 
-async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function check(args: string[], env: NodeJS.ProcessEnv, print: Print): Promise<number> {
   const { values } = parseArgs({ args, options: { catalog: { type: 'string' }, controls: { type: 'string' } } });
   try {
     const { catalog, controls, catalogPath, controlsPath } = await loadBoth(env, values);
@@ -148,7 +149,7 @@ async function check(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
  * catalog loaded → configured (credentials) → allowed by team controls → a model with each feature the
  * levels require → account funded (one cheap live call).
  */
-async function doctor(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function doctor(args: string[], env: NodeJS.ProcessEnv, print: Print): Promise<number> {
   const name = args[0];
   if (!name) throw new CommandFailed('keel models doctor needs a provider name');
   const step = (n: number, ok: boolean, text: string) => print(`${ok ? '✓' : '✗'} ${n}. ${text}`);

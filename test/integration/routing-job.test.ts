@@ -138,3 +138,26 @@ test('a provider removed from team controls never appears in a level’s candida
     }
   }
 });
+
+test('GET /v1/models lists every catalog model with price, live free quota, configured and allowed', async () => {
+  const response = await fetch(`${keel.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${keel.token}` } });
+  expect(response.status).toBe(200);
+  const { models } = (await response.json()) as {
+    models: Array<{
+      provider: string;
+      model: string;
+      configured: boolean;
+      allowed: boolean;
+      quota: unknown;
+      pricing_per_1k: unknown;
+      display_name: string;
+    }>;
+  };
+  expect(models).toHaveLength(shipped.models.length);
+  const find = (provider: string) => models.find((m) => m.provider === provider)!;
+  expect(find('anthropic')).toMatchObject({ configured: true, allowed: true, quota: null });
+  expect(find('anthropic').pricing_per_1k).toEqual(expect.objectContaining({ input: expect.any(Number) as number }));
+  expect(find('local')).toMatchObject({ allowed: false });
+  expect(find('google_free')).toMatchObject({ configured: false, quota: { rpm: { used: 0, limit: 10 } } });
+  expect(find('demo')).toMatchObject({ display_name: 'offline demo model', configured: true });
+});

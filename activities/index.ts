@@ -1,9 +1,11 @@
 import type { Pool } from 'pg';
 import type { QueueStore } from '../queue/queue-store';
 import type { ModelRouter } from '../routing/router';
+import { approvalActivities } from './approvals';
 import { eventActivities } from './events';
 import { jobActivities } from './jobs';
 import { modelActivities } from './models';
+import { scenarioActivities } from './scenarios';
 import { workspaceActivities } from './workspace';
 
 export interface ActivityDeps {
@@ -18,6 +20,8 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...eventActivities(deps),
+    ...approvalActivities(deps),
+    ...scenarioActivities(),
     ...jobActivities(deps),
     ...modelActivities(deps),
     ...workspaceActivities(deps),

@@ -4,11 +4,13 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { ApiDeps } from './deps';
 import { handleError } from './errors';
 import { principalPlugin } from './plugins/principal';
+import { approvalRoutes } from './routes/approvals';
 import { chatRoutes } from './routes/chat';
 import { healthRoutes } from './routes/health';
 import { jobStreamRoutes } from './routes/job-stream';
 import { jobRoutes } from './routes/jobs';
 import { modelRoutes } from './routes/models';
+import { resumeRoutes } from './routes/resume';
 
 /** Largest request body accepted; prompts are capped well below it. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -32,6 +34,8 @@ export async function buildApp(deps: ApiDeps, options: FastifyServerOptions = {}
   await app.register(healthRoutes);
   await app.register(chatRoutes(deps));
   await app.register(jobRoutes(deps));
+  await app.register(resumeRoutes(deps));
+  await app.register(approvalRoutes(deps));
   await app.register(jobStreamRoutes(deps));
   await app.register(modelRoutes(deps));
   return app;

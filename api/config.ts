@@ -25,6 +25,8 @@ export const apiEnv = z.object({
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(15_000),
   /** How often an idle SSE stream re-reads the database in case a live message was lost (ms). */
   STREAM_POLL_MS: z.coerce.number().int().min(100).default(2_000),
+  /** Per-job cost ceiling in USD: past it the job emits budget_exceeded and stops. */
+  JOB_BUDGET_USD: z.coerce.number().positive().default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ApiEnv = z.infer<typeof apiEnv>;

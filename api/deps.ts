@@ -25,6 +25,8 @@ export interface ApiDeps {
   heartbeatMs: number;
   /** How often a stream re-reads the database in case a live message was lost. */
   streamPollMs: number;
+  /** Per-job cost ceiling in USD given to every job this API starts. */
+  jobBudgetUsd?: number;
 }
 
 /** The API's dependencies as its environment configures them, over resources the entry point opened. */
@@ -40,5 +42,6 @@ export function apiDepsFromEnv(
     workspaceRoot: workspaceRoot(env),
     heartbeatMs: env.SSE_HEARTBEAT_MS,
     streamPollMs: env.STREAM_POLL_MS,
+    jobBudgetUsd: env.JOB_BUDGET_USD,
   };
 }

@@ -1,5 +1,6 @@
 // `npx keel`: submit a job and watch it live, or mint an API token.
 import path from 'node:path';
+import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import type { Pool } from 'pg';
 import { ConfigError } from '../config/parse-env';
@@ -14,8 +15,9 @@ import { CommandFailed, MODELS_USAGE, runModelsCommand } from './models';
 import { renderEvent } from './render';
 
 const USAGE = `Usage:
-  keel job "<prompt>" [--project <slug>] [--workflow <wf-id>] [--tier free|cheap|frontier]
-      Submit a job and render its events live until final; exits 1 on error.
+  keel job "<prompt>" [--project <slug>] [--workflow <wf-id>] [--tier free|cheap|frontier] [--scenario <name>]
+      Submit a job and render its events live until final; answers questions and approvals on the terminal;
+      exits 1 on error. Demo directives in the prompt: #ask, #approve, #verify-fail=N, #slow.
   keel token create --user <id> [--org <id>] [--admin] [--label <text>]
       Create an API token and print it once.
 ${MODELS_USAGE}
@@ -44,7 +46,12 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
-    options: { project: { type: 'string' }, workflow: { type: 'string' }, tier: { type: 'string' } },
+    options: {
+      project: { type: 'string' },
+      workflow: { type: 'string' },
+      tier: { type: 'string' },
+      scenario: { type: 'string' },
+    },
   });
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('keel job needs a prompt');
@@ -62,6 +69,7 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
         ...(values.project ? { project_slug: values.project } : {}),
         ...(values.workflow ? { workflow_id: values.workflow } : {}),
         ...(values.tier ? { metadata: { model_tier: values.tier } } : {}),
+        ...(values.scenario ? { scenario: values.scenario } : {}),
       }),
     }),
   );
@@ -80,6 +88,9 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
         last = event.sequence;
         const line = renderEvent(event, style);
         if (line) console.log(line);
+        if (event.kind === 'ask_user' || event.kind === 'approval_requested') {
+          await answerOnTerminal(baseUrl, token, job.job_id, event.kind, event.payload);
+        }
         if (event.kind === 'final') return 0;
         if (event.kind === 'error') return 1;
       }
@@ -90,6 +101,52 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
   }
   console.error('the stream ended without a terminal event');
   return 1;
+}
+
+/**
+ * A person at a terminal answers where the job waits: the answer goes to POST /v1/jobs/:id/resume, an
+ * approval to POST /v1/approvals/:id/decide. Without a terminal the job keeps waiting for an API call.
+ */
+async function answerOnTerminal(
+  baseUrl: string,
+  token: string,
+  jobId: string,
+  kind: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  if (!process.stdin.isTTY) {
+    console.log(
+      kind === 'ask_user'
+        ? `  (answer with POST /v1/jobs/${jobId}/resume)`
+        : '  (decide with POST /v1/approvals/<id>/decide)',
+    );
+    return;
+  }
+  const terminal = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    if (kind === 'ask_user') {
+      const answer = (await terminal.question('  your answer> ')).trim() || '(no answer)';
+      await ensureOk(
+        await fetch(`${baseUrl}/v1/jobs/${encodeURIComponent(jobId)}/resume`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ call_id: payload.call_id, answer }),
+        }),
+      );
+    } else {
+      const reply = (await terminal.question('  approve? [y/N]> ')).trim().toLowerCase();
+      await ensureOk(
+        await fetch(`${baseUrl}/v1/approvals/${encodeURIComponent(String(payload.approval_id))}/decide`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ decision: reply === 'y' || reply === 'yes' ? 'approve' : 'reject' }),
+        }),
+      );
+    }
+  } finally {
+    terminal.close();
+  }
 }
 
 async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> {

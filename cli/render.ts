@@ -55,6 +55,24 @@ export function renderEvent(event: EventEnvelope, style: RenderStyle): string | 
         Array.isArray(p.created_files) && p.created_files.length > 0 ? `\n  files: ${p.created_files.join(', ')}` : '';
       return `${paint(style, 'bold', paint(style, 'green', '✔ final'))}  ${str(p.summary)}${files}\n  ${str(p.agent_message)}`;
     }
+    case 'ask_user':
+      return `${role} ${paint(style, 'yellow', '?')} ${str(p.question)}`;
+    case 'approval_requested':
+      return `${role} ${paint(style, 'yellow', '!')} approval needed: ${str(p.action)} — ${str(p.reason)} (${str(p.approval_id)})`;
+    case 'gate_decision':
+      return `${paint(style, 'cyan', 'gate'.padEnd(14))} ${str(p.decision)}${Array.isArray(p.deltas) && p.deltas.length > 0 ? `: ${p.deltas.join('; ')}` : ''}`;
+    case 'model_fallback':
+      return `${role} ${paint(style, 'dim', `↪ ${str(p.from_model)} → ${str(p.to_provider)}/${str(p.to_model)} (${str(p.reason)})`)}`;
+    case 'scenario_started':
+      return `${paint(style, 'bold', `▶ scenario ${str(p.scenario)}`)}`;
+    case 'scenario_chained':
+    case 'scenario_finished':
+    case 'agent_handoff':
+    case 'prompt_sent':
+    case 'verifier_started':
+    case 'verifier_finished':
+    case 'budget_consumed':
+      return undefined;
     case 'error':
       return `${paint(style, 'bold', paint(style, 'red', '✖ error'))}  ${str(p.message)}${p.retryable ? ' (retryable)' : ''}`;
     default:

@@ -2,7 +2,8 @@ import type { Pool, PoolClient } from 'pg';
 import { withTransaction } from './transaction';
 
 export const TERMINAL_JOB_STATUSES = ['completed', 'failed', 'cancelled'] as const;
-export type JobStatus = 'queued' | 'running' | (typeof TERMINAL_JOB_STATUSES)[number];
+/** `paused`: a level waits for a person (an ask_user answer or an approval). */
+export type JobStatus = 'queued' | 'running' | 'paused' | (typeof TERMINAL_JOB_STATUSES)[number];
 
 export function isTerminalStatus(status: string): boolean {
   return (TERMINAL_JOB_STATUSES as readonly string[]).includes(status);

@@ -1,4 +1,5 @@
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { ScenarioLevel } from './scenario-types';
 import type { Rung } from '../routing/catalog/types';
 
 /** Ids every event of a job carries. */
@@ -15,6 +16,10 @@ export interface JobInput {
   projectSlug?: string;
   modelTier?: string;
   createdBy: string;
+  /** The scenario to run first; `build` by default. */
+  scenario?: string;
+  /** Per-job cost ceiling in USD; past it the job emits budget_exceeded and stops. */
+  budgetUsd?: number;
 }
 
 export interface JobResult {
@@ -28,6 +33,12 @@ export interface LevelInput {
   ids: JobIds;
   role: string;
   attempt: number;
+  /** The scenario's definition of this level: brief, tools, routing constraints. */
+  level?: ScenarioLevel;
+  /** L3 only: which verification of this job this is (1-based), written into the prompt as `Attempt: <k>`. */
+  verifyAttempt?: number;
+  /** What the budget still allows this level to spend. */
+  budgetRemainingUsd?: number;
   /** The user's request (redacted prompt). */
   request: string;
   /** What earlier levels produced, newest last; folded into this level's prompt. */
@@ -46,6 +57,8 @@ export interface LevelResult {
   ok: boolean;
   output: string;
   verdict?: string;
+  /** The verifier's deltas (what to change) when it failed the result. */
+  deltas: string[];
   createdFiles: string[];
   provider?: string;
   model?: string;
@@ -56,7 +69,8 @@ export interface LevelResult {
 }
 
 export interface JobProgress {
-  status: 'running' | 'completed' | 'failed' | 'cancelled';
+  status: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+  scenario?: string;
   currentLevel?: string;
   finishedLevels: string[];
   createdFiles: string[];
@@ -84,3 +98,22 @@ export const FIRST_CUT_LEVELS: readonly LevelSpec[] = [
 export function levelWorkflowId(jobId: string, role: string, attempt: number): string {
   return `${jobId}/${role}/${attempt}`;
 }
+
+/** A person's input a level is waiting for: an ask_user question or an approval. */
+export interface Interrupt {
+  kind: 'ask_user' | 'approval';
+  call_id: string;
+  role: string;
+  /** The question, or the action awaiting approval. */
+  text: string;
+  approval_id?: string;
+  /** The child workflow that waits, and that receives the answer. */
+  workflow_id: string;
+}
+
+/** Child → job: a level started waiting for a person. */
+export const interruptRaisedSignal = defineSignal<[Interrupt]>('interruptRaised');
+/** Child → job: the level got its answer and runs again. */
+export const interruptClearedSignal = defineSignal<[{ call_id: string }]>('interruptCleared');
+/** Job → child: the answer to an ask_user call, relayed from the resume Update. */
+export const answerSignal = defineSignal<[{ call_id: string; answer: string }]>('answer');

@@ -1,6 +1,8 @@
 import {
+  ApplicationFailure,
   CancellationScope,
   executeChild,
+  getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
   setHandler,
@@ -8,77 +10,253 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { strongestRung } from '../routing/resolve/effort';
 import { KEEL_STATUS } from '../temporal/search-attributes';
 import {
-  FIRST_CUT_LEVELS,
+  answerSignal,
+  interruptClearedSignal,
+  interruptRaisedSignal,
   jobProgressQuery,
   levelWorkflowId,
+  type Interrupt,
   type JobInput,
   type JobProgress,
   type JobResult,
   type LevelResult,
 } from './definitions';
-import { strongestRung } from '../routing/resolve/effort';
 import { createEmitter } from './emit';
+import { interruptsQuery, JOB_NOT_PAUSED, resumeUpdate, UNKNOWN_CALL_ID } from './human-input';
 import { runLevel } from './level';
+import type { Scenario, ScenarioLevel } from './scenario-types';
 
-const { markJobStatus } = proxyActivities<Activities>({
+const { markJobStatus, loadScenario } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
 /** The team lead speaks for the job, so job-level events carry its role. */
 const JOB_ROLE = 'L1.team_lead';
+/** Same-level conflicts: the verifier may send work back this many times before the issuing L2 level is asked again. */
+export const MAX_SAME_LEVEL_RETRIES = 3;
+/** Error types a job can end with. */
+export const VERIFICATION_FAILED = 'VerificationFailed';
+export const JOB_BUDGET_EXCEEDED = 'BudgetExceeded';
+/** The first scenario when the job names none. */
+export const DEFAULT_SCENARIO = 'build';
 
 /**
- * A job: runs the hierarchy's levels as child workflows (first cut: L1 → L2 → L4 → L3, one attempt
- * each) and ends with exactly one terminal event, `final` or `error`. The workflow id is the job id.
- * Cancellation reaches the running child and its activities; the job then records `cancelled`.
+ * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor
+ * (then to the L2 level that issued the task), follows `chain:` to a follow-up scenario, pauses for people
+ * (ask_user via the `resume` Update, approvals via signals to the waiting level) and ends with exactly one
+ * terminal event, `final` or `error`. The workflow id is the job id.
  */
 export async function runJob(input: JobInput): Promise<JobResult> {
   const { job_id: jobId } = input.ids;
   const emit = createEmitter(input.ids, jobId);
   const progress: JobProgress = { status: 'running', finishedLevels: [], createdFiles: [] };
+  const pending = new Map<string, Interrupt>();
+  /** Interrupts already answered; a late duplicate raise (activity retry) must not re-open them. */
+  const cleared = new Set<string>();
+  const attempts = new Map<string, number>();
+  const results: LevelResult[] = [];
+  let spentUsd = 0;
+  let verifications = 0;
+  let previousRole: string | undefined;
+
   setHandler(jobProgressQuery, () => progress);
-  // Children are findable by the job's workflow id, project and creator; status belongs to the job alone.
-  const childSearchAttributes = workflowInfo().typedSearchAttributes.updateCopy([{ key: KEEL_STATUS, value: null }]);
+  setHandler(interruptsQuery, () =>
+    [...pending.values()].map((i) => ({ call_id: i.call_id, question: i.text, role: i.role })),
+  );
+  setHandler(interruptRaisedSignal, (interrupt) => {
+    if (cleared.has(interrupt.call_id)) return;
+    pending.set(interrupt.call_id, interrupt);
+    progress.status = 'paused';
+    upsertSearchAttributes([{ key: KEEL_STATUS, value: 'paused' }]);
+  });
+  setHandler(interruptClearedSignal, ({ call_id }) => {
+    pending.delete(call_id);
+    cleared.add(call_id);
+    if (pending.size === 0 && progress.status === 'paused') {
+      progress.status = 'running';
+      upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
+    }
+  });
+  setHandler(
+    resumeUpdate,
+    async ({ call_id, answer }) => {
+      const interrupt = pending.get(call_id)!;
+      // Answered at most once: a client retrying the same resume now gets unknown_call_id.
+      pending.delete(call_id);
+      await getExternalWorkflowHandle(interrupt.workflow_id).signal(answerSignal, { call_id, answer });
+      return { accepted: true as const };
+    },
+    {
+      validator: ({ call_id }) => {
+        const asks = [...pending.values()].filter((i) => i.kind === 'ask_user');
+        if (asks.length === 0) {
+          throw ApplicationFailure.create({
+            type: JOB_NOT_PAUSED,
+            message: `job ${jobId} is not waiting for an answer`,
+          });
+        }
+        if (!asks.some((i) => i.call_id === call_id)) {
+          throw ApplicationFailure.create({
+            type: UNKNOWN_CALL_ID,
+            message: `job ${jobId} is not waiting on call ${call_id} (waiting on ${asks.map((i) => i.call_id).join(', ')})`,
+          });
+        }
+      },
+    },
+  );
+
+  /** Runs one level as a child workflow and accounts for its cost against the job's budget. */
+  async function runChild(
+    level: ScenarioLevel,
+    context: Array<{ role: string; output: string }>,
+    extra: { verifyAttempt?: number } = {},
+  ): Promise<LevelResult> {
+    const attempt = (attempts.get(level.role) ?? 0) + 1;
+    attempts.set(level.role, attempt);
+    progress.currentLevel = level.role;
+    if (previousRole) await emit(JOB_ROLE, 'agent_handoff', { from: previousRole, to: level.role, attempt });
+    previousRole = level.role;
+    const result = await executeChild(runLevel, {
+      workflowId: levelWorkflowId(jobId, level.role, attempt),
+      typedSearchAttributes: workflowInfo().typedSearchAttributes.updateCopy([{ key: KEEL_STATUS, value: null }]),
+      memo: { role: level.role, job_id: jobId, attempt },
+      args: [
+        {
+          ids: input.ids,
+          role: level.role,
+          attempt,
+          level,
+          request: input.prompt,
+          context,
+          modelTier: input.modelTier,
+          verifyAttempt: extra.verifyAttempt,
+          budgetRemainingUsd: input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - spentUsd) : undefined,
+        },
+      ],
+    });
+    spentUsd += result.costUsd;
+    progress.finishedLevels.push(level.role);
+    for (const file of result.createdFiles) if (!progress.createdFiles.includes(file)) progress.createdFiles.push(file);
+    if (result.costUsd > 0 || input.budgetUsd !== undefined) {
+      await emit(JOB_ROLE, 'budget_consumed', {
+        level_id: levelWorkflowId(jobId, level.role, attempt),
+        level_cost_usd: result.costUsd,
+        total_usd: spentUsd,
+        limit_usd: input.budgetUsd ?? null,
+      });
+    }
+    if (input.budgetUsd !== undefined && spentUsd > input.budgetUsd) {
+      await emit(JOB_ROLE, 'budget_exceeded', { total_usd: spentUsd, limit_usd: input.budgetUsd });
+      throw ApplicationFailure.create({
+        type: JOB_BUDGET_EXCEEDED,
+        message: `the job spent $${spentUsd.toFixed(4)}, past its $${input.budgetUsd.toFixed(4)} budget`,
+        nonRetryable: true,
+      });
+    }
+    return result;
+  }
+
+  const contextOf = (extra: Array<{ role: string; output: string }> = []) => [
+    ...results.map((r) => ({ role: r.role, output: r.output })),
+    ...extra,
+  ];
+
+  /**
+   * Runs a scenario's levels in order. An executor followed by a verifier is a loop: a failed verification
+   * sends the deltas back to the executor up to MAX_SAME_LEVEL_RETRIES times, then once to the L2 level that
+   * issued the task, then fails the job.
+   */
+  async function runScenario(scenario: Scenario): Promise<void> {
+    const levels = scenario.levels;
+    for (let i = 0; i < levels.length; i += 1) {
+      const level = levels[i]!;
+      const verifier = levels[i + 1];
+      if (!level.role.startsWith('L4.') || !verifier?.role.startsWith('L3.')) {
+        results.push(await runChild(level, contextOf()));
+        continue;
+      }
+      const issuerIndex = results.map((r) => r.role).findLastIndex((role) => role.startsWith('L2.'));
+      let retries = 0;
+      let escalated = false;
+      let deltas: string[] = [];
+      for (;;) {
+        const feedback =
+          deltas.length > 0 ? [{ role: 'L3.verifier (deltas)', output: deltas.map((d) => `- ${d}`).join('\n') }] : [];
+        const executed = await runChild(level, contextOf(feedback));
+        verifications += 1;
+        const verified = await runChild(
+          verifier,
+          contextOf([...feedback, { role: executed.role, output: executed.output }]),
+          {
+            verifyAttempt: verifications,
+          },
+        );
+        const gate = {
+          level_id: levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!),
+          attempt: verifications,
+        };
+        if (verified.verdict !== 'fail') {
+          await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'pass', verdict: verified.verdict ?? 'unknown' });
+          results.push(executed, verified);
+          break;
+        }
+        deltas = verified.deltas;
+        if (retries < MAX_SAME_LEVEL_RETRIES) {
+          retries += 1;
+          await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'retry', to: level.role, deltas });
+          continue;
+        }
+        const issuer = issuerIndex >= 0 ? levels.find((l) => l.role === results[issuerIndex]!.role) : undefined;
+        if (escalated || !issuer) {
+          await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'fail', deltas });
+          throw ApplicationFailure.create({
+            type: VERIFICATION_FAILED,
+            message: `verification still failing after ${verifications} attempts: ${deltas.join('; ')}`,
+            nonRetryable: true,
+          });
+        }
+        escalated = true;
+        retries = 0;
+        await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'escalate', to: issuer.role, deltas });
+        const reissued = await runChild(
+          issuer,
+          contextOf([{ role: 'L3.verifier (deltas)', output: deltas.map((d) => `- ${d}`).join('\n') }]),
+        );
+        results[issuerIndex] = reissued;
+        deltas = [];
+      }
+      i += 1;
+    }
+  }
 
   try {
     await markJobStatus({ jobId, status: 'running' });
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
 
-    const results: LevelResult[] = [];
-    for (const { role, requirements, effort } of FIRST_CUT_LEVELS) {
-      progress.currentLevel = role;
-      const result = await executeChild(runLevel, {
-        workflowId: levelWorkflowId(jobId, role, 1),
-        typedSearchAttributes: childSearchAttributes,
-        memo: { role, job_id: jobId, attempt: 1 },
-        args: [
-          {
-            ids: input.ids,
-            role,
-            attempt: 1,
-            request: input.prompt,
-            context: results.map((r) => ({ role: r.role, output: r.output })),
-            modelTier: input.modelTier,
-            requirements,
-            effort,
-          },
-        ],
-      });
-      results.push(result);
-      progress.finishedLevels.push(role);
-      progress.createdFiles.push(...result.createdFiles);
+    let next: string | undefined = input.scenario ?? DEFAULT_SCENARIO;
+    let previousScenario: string | undefined;
+    while (next) {
+      const scenario: Scenario = await loadScenario({ name: next });
+      if (previousScenario) await emit(JOB_ROLE, 'scenario_chained', { from: previousScenario, to: scenario.name });
+      progress.scenario = scenario.name;
+      await emit(JOB_ROLE, 'scenario_started', { scenario: scenario.name, levels: scenario.levels.map((l) => l.role) });
+      await runScenario(scenario);
+      await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
+      previousScenario = scenario.name;
+      next = scenario.chain?.scenario;
     }
     progress.currentLevel = undefined;
 
     const summary = summarize(results, progress.createdFiles);
-    const executor = results.find((r) => r.role.startsWith('L4.'));
+    const executor = results.findLast((r) => r.role.startsWith('L4.'));
     const usage = {
       effort: strongestRung(results.map((r) => r.effort)),
       reasoningTokens: results.reduce((sum, r) => sum + r.reasoningTokens, 0),
-      costUsd: results.reduce((sum, r) => sum + r.costUsd, 0),
+      costUsd: spentUsd,
     };
     // Status before the terminal event: a client that reads the job after `final` sees it finished.
     await markJobStatus({ jobId, status: 'completed', summary, usage });
@@ -101,11 +279,11 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       await markJobStatus({
         jobId,
         status: cancelled ? 'cancelled' : 'failed',
-        error: { code: cancelled ? 'cancelled' : 'job_failed', message: describe(err) },
+        error: { code: cancelled ? 'cancelled' : errorCode(err), message: describe(err) },
       });
       await emit(JOB_ROLE, 'error', {
         retryable: !cancelled && !isNonRetryable(err),
-        code: cancelled ? 'cancelled' : 'job_failed',
+        code: cancelled ? 'cancelled' : errorCode(err),
         message: cancelled ? 'the job was cancelled' : describe(err),
       });
     });
@@ -115,9 +293,22 @@ export async function runJob(input: JobInput): Promise<JobResult> {
 }
 
 function summarize(results: LevelResult[], files: string[]): string {
-  const verdict = results.find((r) => r.verdict)?.verdict;
+  const verdict = results.findLast((r) => r.verdict)?.verdict;
   const wrote = files.length > 0 ? `wrote ${files.join(', ')}` : 'wrote no files';
   return `${results.length} levels ran; ${wrote}${verdict ? `; verifier: ${verdict}` : ''}.`;
+}
+
+/** The failure's own type where Keel gave it one (budget, verification), else a generic code. */
+function errorCode(err: unknown): string {
+  for (
+    let current = err as { type?: string; cause?: unknown } | undefined;
+    current;
+    current = current.cause as typeof current
+  ) {
+    if (current.type === VERIFICATION_FAILED) return 'verification_failed';
+    if (current.type === JOB_BUDGET_EXCEEDED) return 'budget_exceeded';
+  }
+  return 'job_failed';
 }
 
 /** A failure whose cause was marked non-retryable (e.g. a provider refusing the request) will fail again. */

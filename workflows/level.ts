@@ -1,17 +1,29 @@
 import {
   ActivityCancellationType,
   ApplicationFailure,
+  condition,
+  getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
+  setHandler,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { LevelInput, LevelResult } from './definitions';
-import { createEmitter } from './emit';
 import type { Rung } from '../routing/catalog/types';
+import type { ChatMessage, ToolCall } from '../routing/chat-types';
 import { strongestRung } from '../routing/resolve/effort';
-import type { ChatMessage } from '../routing/chat-types';
-import { levelMessages, parseVerdict, preview, WRITE_FILE_TOOL } from './prompts';
+import {
+  answerSignal,
+  interruptClearedSignal,
+  interruptRaisedSignal,
+  type LevelInput,
+  type LevelResult,
+} from './definitions';
+import { createEmitter } from './emit';
+import { approvalDecisionSignal } from './human-input';
+import { levelMessages, parseVerdict, preview } from './prompts';
+import { toolsFor } from './tools';
 
 const { routeLevel, callModel } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -22,28 +34,48 @@ const { routeLevel, callModel } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 });
 
-const { writeWorkspaceFile } = proxyActivities<Activities>({
+const { runWorkspaceTool, createApproval, markJobStatus } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
 });
 
 /** Error type for an executor whose model keeps calling tools past the round limit. */
 export const TOOL_ROUNDS_EXHAUSTED = 'ToolRoundsExhausted';
+/** Error type for a level that would spend past the job's budget. */
+export const BUDGET_EXCEEDED = 'BudgetExceeded';
+
+interface ToolOutcome {
+  content: string;
+  createdFile?: string;
+}
 
 /**
- * One level run: route, call the model (L4 runs a write_file tool loop), emit the lifecycle events.
- * Runs as a child workflow with id `<job_id>/<role>/<attempt>`; deterministic, all I/O in activities.
+ * One level run: route, call the model in a tool loop (files, questions to a person, approvals), emit the
+ * lifecycle events. Runs as a child workflow `<job_id>/<role>/<attempt>`; deterministic, all I/O in activities.
  */
 export async function runLevel(input: LevelInput): Promise<LevelResult> {
-  const levelId = workflowInfo().workflowId;
+  const info = workflowInfo();
+  const levelId = info.workflowId;
+  const parentId = info.parent?.workflowId;
   const emit = createEmitter(input.ids, levelId);
   const { role, attempt } = input;
+  const answers = new Map<string, string>();
+  const decisions = new Map<string, { decision: 'approve' | 'reject'; comment?: string }>();
+  setHandler(answerSignal, ({ call_id, answer }) => void answers.set(call_id, answer));
+  setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
+
   await emit(role, 'node_started', { node_id: levelId, role, attempt });
+  const tools = toolsFor(input.level?.tools) ?? (role.startsWith('L4.') ? toolsFor(['write_file']) : undefined);
+  const declared = input.level?.requirements ?? input.requirements ?? [];
+  // A level offered tools can only be served by a model that calls them.
+  const requirements = tools && !declared.includes('code_generation') ? [...declared, 'code_generation'] : declared;
   const route = await routeLevel({
     role,
     budget: input.modelTier,
-    requirements: input.requirements,
-    effort: input.effort,
+    requirements,
+    effort: input.level?.effort ?? input.effort,
+    pins: input.level?.pins,
+    fallbacks: input.level?.fallback,
   });
   const intended = route.candidates[0];
   await emit(role, 'routing_decision', {
@@ -63,9 +95,10 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     offline: route.offline,
   });
   const started = await emit(role, 'level_started', { level_id: levelId, role, attempt });
+  const verifying = role.startsWith('L3.');
+  if (verifying) await emit(role, 'verifier_started', { level_id: levelId, attempt: input.verifyAttempt ?? 1 });
 
   const messages: ChatMessage[] = levelMessages(input);
-  const tools = role.startsWith('L4.') ? [WRITE_FILE_TOOL] : undefined;
   const createdFiles: string[] = [];
   let costUsd = 0;
   let reasoningTokens = 0;
@@ -76,12 +109,20 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   try {
     const maxRounds = input.maxToolRounds ?? 8;
     for (let round = 1; ; round += 1) {
+      await emit(role, 'prompt_sent', { level_id: levelId, round, preview: preview(messages.at(-1)?.content ?? '') });
       const reply = await callModel({ candidates, messages, tools });
       for (const hop of reply.hops) await emit(role, 'model_fallback', { level_id: levelId, ...hop });
       costUsd += reply.costUsd;
       reasoningTokens += reply.usage.reasoningTokens;
       effort = strongestRung([effort, reply.requestedEffort]);
       answeredBy = { provider: reply.provider, model: reply.model };
+      if (input.budgetRemainingUsd !== undefined && costUsd > input.budgetRemainingUsd) {
+        throw ApplicationFailure.create({
+          type: BUDGET_EXCEEDED,
+          message: `${role} spent $${costUsd.toFixed(4)}, past the $${input.budgetRemainingUsd.toFixed(4)} left in the job's budget`,
+          nonRetryable: true,
+        });
+      }
       // After the first successful turn the history is shaped for this vendor: stay on this model.
       candidates = candidates.filter((c) => c.provider === reply.provider && c.model === reply.catalogModel);
       if (reply.toolCalls.length === 0) {
@@ -98,13 +139,10 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
       for (const call of reply.toolCalls) {
         await emit(role, 'tool_call', { level_id: levelId, call_id: call.id, name: call.function.name });
-        const result = await writeWorkspaceFile({ jobId: input.ids.job_id, call });
-        if (result.ok) {
-          createdFiles.push(result.path);
-          await emit(role, 'file_created', { path: result.path, sha256: result.sha256, size_bytes: result.sizeBytes });
-        }
-        await emit(role, 'tool_result', { level_id: levelId, call_id: call.id, ok: result.ok });
-        messages.push({ role: 'tool', tool_call_id: call.id, content: result.message });
+        const outcome = await runTool(call);
+        if (outcome.createdFile) createdFiles.push(outcome.createdFile);
+        await emit(role, 'tool_result', { level_id: levelId, call_id: call.id, preview: preview(outcome.content) });
+        messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
       }
     }
   } catch (err) {
@@ -112,13 +150,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       await emit(
         role,
         'level_finished',
-        {
-          ok: false,
-          attempt,
-          duration_ms: 0,
-          cost_usd: costUsd,
-          output_preview: preview((err as Error).message),
-        },
+        { ok: false, attempt, duration_ms: 0, cost_usd: costUsd, output_preview: preview((err as Error).message) },
         { durationSince: started.occurred_at },
       );
       await emit(role, 'node_finished', { node_id: levelId, ok: false });
@@ -126,7 +158,9 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     throw err;
   }
 
-  const verdict = role.startsWith('L3.') ? parseVerdict(output).verdict : undefined;
+  const verdict = verifying ? parseVerdict(output) : undefined;
+  if (verdict)
+    await emit(role, 'verifier_finished', { level_id: levelId, verdict: verdict.verdict, deltas: verdict.deltas });
   await emit(
     role,
     'level_finished',
@@ -138,12 +172,102 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       output_preview: preview(output),
       provider: answeredBy.provider,
       model: answeredBy.model,
-      ...(verdict ? { verdict } : {}),
+      ...(verdict ? { verdict: verdict.verdict } : {}),
       ...(effort ? { effort } : {}),
       reasoning_tokens: reasoningTokens,
     },
     { durationSince: started.occurred_at },
   );
   await emit(role, 'node_finished', { node_id: levelId, ok: true });
-  return { role, ok: true, output, verdict, createdFiles, costUsd, effort, reasoningTokens, ...answeredBy };
+  return {
+    role,
+    ok: true,
+    output,
+    verdict: verdict?.verdict,
+    deltas: verdict?.deltas ?? [],
+    createdFiles,
+    costUsd,
+    effort,
+    reasoningTokens,
+    ...answeredBy,
+  };
+
+  /** Executes one tool call; the returned content is what the model sees next. */
+  async function runTool(call: ToolCall): Promise<ToolOutcome> {
+    const args = parseArgs(call.function.arguments);
+    switch (call.function.name) {
+      case 'write_file':
+      case 'edit_file': {
+        const result = await runWorkspaceTool({ jobId: input.ids.job_id, call });
+        if (!result.ok) return { content: result.message };
+        if (result.action !== 'edited' || !createdFiles.includes(result.path)) {
+          await emit(role, 'file_created', { path: result.path, sha256: result.sha256, size_bytes: result.sizeBytes });
+        }
+        return { content: result.message, createdFile: result.path };
+      }
+      case 'ask_user': {
+        const question = typeof args.question === 'string' ? args.question : '';
+        if (!question) return { content: 'ask_user needs {"question": string}' };
+        await emit(role, 'ask_user', { call_id: call.id, question, level_id: levelId });
+        await waitForPerson({ kind: 'ask_user', call_id: call.id, text: question }, () => answers.has(call.id));
+        return { content: answers.get(call.id)! };
+      }
+      case 'request_approval': {
+        const action = typeof args.action === 'string' ? args.action : '';
+        const reason = typeof args.reason === 'string' ? args.reason : '';
+        if (!action) return { content: 'request_approval needs {"action": string, "reason": string}' };
+        const approvalId = `ap-${uuid4()}`;
+        await createApproval({
+          approval_id: approvalId,
+          job_id: input.ids.job_id,
+          workflow_id: input.ids.workflow_id,
+          waiting_workflow_id: levelId,
+          role,
+          call_id: call.id,
+          action,
+          reason,
+        });
+        await emit(role, 'approval_requested', { approval_id: approvalId, call_id: call.id, action, reason });
+        await waitForPerson({ kind: 'approval', call_id: call.id, text: action, approval_id: approvalId }, () =>
+          decisions.has(approvalId),
+        );
+        const decision = decisions.get(approvalId)!;
+        const verb = decision.decision === 'approve' ? 'approved' : 'rejected';
+        return { content: decision.comment ? `${verb}: ${decision.comment}` : verb };
+      }
+      default:
+        return { content: `unknown tool ${call.function.name}` };
+    }
+  }
+
+  /**
+   * Pauses the level until a person answers: the job records `paused` (status and search attribute)
+   * and learns of the interrupt so its resume Update can validate against it.
+   */
+  async function waitForPerson(
+    interrupt: { kind: 'ask_user' | 'approval'; call_id: string; text: string; approval_id?: string },
+    answered: () => boolean,
+  ): Promise<void> {
+    if (parentId) {
+      await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, {
+        ...interrupt,
+        role,
+        workflow_id: levelId,
+      });
+    }
+    await markJobStatus({ jobId: input.ids.job_id, status: 'paused' });
+    await condition(answered);
+    await markJobStatus({ jobId: input.ids.job_id, status: 'running' });
+    if (parentId)
+      await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id: interrupt.call_id });
+  }
+}
+
+function parseArgs(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }

@@ -1,4 +1,5 @@
-import type { ChatMessage, ToolDefinition } from '../routing/chat-types';
+import type { ChatMessage } from '../routing/chat-types';
+import { renderLevelPrompt } from '../scenarios/render';
 import type { LevelInput } from './definitions';
 
 /** What each role is asked to do. The first line names the level so any model (and the demo model) knows its part. */
@@ -13,31 +14,25 @@ const ROLE_BRIEFS: Record<string, string> = {
     'You are the verifier. Check the executor result against the acceptance criteria. Reply only with JSON {"verdict":"pass"|"fail","deltas":[...]}: deltas say what to change, never a rewrite.',
 };
 
-/** The executor's one tool in the first cut: write a whole file into the job's workspace. */
-export const WRITE_FILE_TOOL: ToolDefinition = {
-  type: 'function',
-  function: {
-    name: 'write_file',
-    description: 'Create or overwrite a file in the job workspace. Paths are relative, e.g. docs/intro.md.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'relative path inside the workspace' },
-        content: { type: 'string', description: 'the complete file content' },
-      },
-      required: ['path', 'content'],
-      additionalProperties: false,
-    },
-  },
-};
-
-/** Builds the level's opening messages: the brief, earlier levels' outputs, then the request. */
+/**
+ * Builds the level's opening messages. The system message names the level (`Keel level: <role>`); the user
+ * message is the scenario level's brief rendered with earlier outputs and the request (it ends with
+ * `Request:`), preceded for a verifier by `Attempt: <k>`. Without a scenario level the built-in brief is used.
+ */
 export function levelMessages(input: LevelInput): ChatMessage[] {
+  const context = input.context.map((c) => ({ role: c.role, output: c.output }));
+  const attempt = input.verifyAttempt !== undefined ? `Attempt: ${input.verifyAttempt}\n\n` : '';
+  if (input.level) {
+    return [
+      { role: 'system', content: `Keel level: ${input.role}` },
+      { role: 'user', content: `${attempt}${renderLevelPrompt(input.level, { request: input.request, context })}` },
+    ];
+  }
   const brief = ROLE_BRIEFS[input.role] ?? 'You are an agent in a team. Do your part of the request.';
-  const context = input.context.map((c) => `## Output of ${c.role}\n${c.output}`).join('\n\n');
+  const blocks = context.map((c) => `## Output of ${c.role}\n${c.output}`).join('\n\n');
   return [
     { role: 'system', content: `Keel level: ${input.role}\n${brief}` },
-    { role: 'user', content: `${context ? `${context}\n\n` : ''}Request:\n${input.request}` },
+    { role: 'user', content: `${blocks ? `${blocks}\n\n` : ''}${attempt}Request:\n${input.request}` },
   ];
 }
 

@@ -30,6 +30,11 @@ export const ChatRequestSchema = z.strictObject({
     .regex(/^wf-[0-9]+$/, 'a workflow id such as wf-12')
     .optional(),
   metadata: z.looseObject({ model_tier: z.enum(['free', 'cheap', 'frontier']).optional() }).optional(),
+  /** The scenario to run first (a file in scenarios/); `build` by default. */
+  scenario: z
+    .string()
+    .regex(/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, 'a scenario name such as build')
+    .optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
@@ -101,7 +106,17 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
               await deps.temporal.workflow.start<typeof runJob>('runJob', {
                 workflowId: jobId,
                 taskQueue: deps.taskQueue,
-                args: [{ ids, prompt, projectSlug, modelTier, createdBy: principal.user_id }],
+                args: [
+                  {
+                    ids,
+                    prompt,
+                    projectSlug,
+                    modelTier,
+                    createdBy: principal.user_id,
+                    scenario: body.scenario,
+                    budgetUsd: deps.jobBudgetUsd,
+                  },
+                ],
                 memo: { prompt_preview: prompt.slice(0, 200) },
                 typedSearchAttributes: [
                   { key: KEEL_WORKFLOW_ID, value: workflowId },

@@ -69,8 +69,10 @@ export function oneLine(text: string): string {
 export function demoFileFor(request: string): { path: string; content: string } {
   const { jobPrompt } = splitRequest(request);
   const path = targetPathFor(jobPrompt);
-  const body = isGreeting(jobPrompt)
-    ? GREETING_BODY
-    : `This file was written for the request: "${oneLine(jobPrompt)}".`;
-  return { path, content: `# ${titleFor(path)}\n\n${body}\n` };
+  return { path, content: `# ${titleFor(path)}\n\n${bodyFor(jobPrompt)}\n` };
+}
+
+/** The one-line body of the demo file for a job prompt (see `demoFileFor`). */
+export function bodyFor(jobPrompt: string): string {
+  return isGreeting(jobPrompt) ? GREETING_BODY : `This file was written for the request: "${oneLine(jobPrompt)}".`;
 }

@@ -7,6 +7,7 @@ import type { ChatContent, ChatMessage } from './chat-wire';
 
 const ROLE_LINE = /^[ \t]*Keel level:[ \t]*(\S+)/m;
 const REQUEST_MARKER = /^[ \t]*Request:/gm;
+const ATTEMPT_LINE = /^[ \t]*Attempt:[ \t]*(\d+)\b/gm;
 
 /** The text of a message's content; array content contributes its `text` parts only. */
 export function textOf(content: ChatContent | null | undefined): string {
@@ -67,4 +68,15 @@ export function splitRequest(text: string): SplitRequest {
   }
   if (markerStart < 0) return { context: text, jobPrompt: text.trim() };
   return { context: text.slice(0, markerStart), jobPrompt: text.slice(markerEnd).trim() };
+}
+
+/**
+ * The attempt number Keel's runtime writes as a line `Attempt: <k>` in a level's context (the text above the
+ * `Request:` marker); 1 when there is none. As with the marker, the last such line wins: it sits closest to the
+ * request, and earlier context may quote other levels' prompts.
+ */
+export function attemptOf(context: string): number {
+  let attempt = 1;
+  for (const match of context.matchAll(ATTEMPT_LINE)) attempt = Number(match[1]);
+  return attempt;
 }

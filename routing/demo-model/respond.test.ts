@@ -206,6 +206,66 @@ describe('L4', () => {
   });
 });
 
+describe('L4 with edit_file', () => {
+  const prompt = 'Write hello.md that greets the reader';
+  const editFileTool: FunctionTool = {
+    type: 'function',
+    function: {
+      name: 'edit_file',
+      parameters: { type: 'object', properties: { path: {}, old: {}, new: {} }, required: ['path', 'old', 'new'] },
+    },
+  };
+  const known = 'Workspace file hello.md exists\nCurrent content of hello.md:\n```\n# Hello\n\nOld body.\n```\n\n';
+
+  it('appends the body line with one edit_file call when the file exists and its content is known', () => {
+    const reply = respond(ask('L4.executor', user(prompt, known), { tools: [writeFileTool, editFileTool] }));
+    const args = JSON.stringify({ path: 'hello.md', old: 'Old body.', new: 'Old body.\nHello, reader! Welcome.' });
+    expect(reply.finish_reason).toBe('tool_calls');
+    expect(reply.message).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: toolCallId('edit_file', args), type: 'function', function: { name: 'edit_file', arguments: args } },
+      ],
+    });
+  });
+
+  it.each<[string, string, Partial<DemoRequest>]>([
+    ['the file is not known to exist', '## Notes\nNothing yet.\n\n', { tools: [writeFileTool, editFileTool] }],
+    ['its content is not shown', 'Workspace file hello.md exists\n\n', { tools: [writeFileTool, editFileTool] }],
+    ['edit_file is not offered', known, { tools: [writeFileTool] }],
+    [
+      'tool_choice names write_file',
+      known,
+      { tools: [writeFileTool, editFileTool], tool_choice: { type: 'function', function: { name: 'write_file' } } },
+    ],
+  ])('falls back to write_file when %s', (_label, context, extra) => {
+    const call = respond(ask('L4.executor', user(prompt, context), extra)).message.tool_calls?.[0];
+    expect(call?.function.name).toBe('write_file');
+    expect(JSON.parse(call?.function.arguments ?? '{}')).toEqual(demoFileFor(prompt));
+  });
+
+  it('answers the file content as text when write_file is not offered, even with edit_file', () => {
+    expect(textOf(ask('L4.executor', user(prompt, known), { tools: [editFileTool] }))).toBe(
+      demoFileFor(prompt).content,
+    );
+  });
+
+  it('answers Wrote <path>. once the edit has a result', () => {
+    const first = ask('L4.executor', user(prompt, known), { tools: [writeFileTool, editFileTool] });
+    const call = respond(first).message.tool_calls ?? [];
+    const request: DemoRequest = {
+      ...first,
+      messages: [
+        ...first.messages,
+        { role: 'assistant', content: null, tool_calls: call },
+        { role: 'tool', tool_call_id: call[0]?.id ?? '', content: 'edited' },
+      ],
+    };
+    expect(textOf(request)).toBe('Wrote hello.md.');
+  });
+});
+
 describe('L3', () => {
   const prompt = 'Write hello.md that greets the reader';
   const verdict = (context: string): unknown =>

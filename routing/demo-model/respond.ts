@@ -11,35 +11,70 @@
  *   user's job prompt is everything after the last line that starts with `Request:` (text on the marker line
  *   itself included), trimmed. Without a marker the whole message is the job prompt.
  * - Target file and its content: see `demoFileFor` (demo-file.ts), the single home of that rule.
+ * - Offered tool: `tools` has a function of that name and `tool_choice` allows it (not `none`, not another
+ *   function). Tool calls get the id `call_` + the first 16 hex digits of the SHA-256 of `<name>:<arguments>`,
+ *   and a reply that calls a tool has content null and finish `tool_calls`.
+ * - Answered call: a `tool` message after the last user message answers an assistant call of the same id
+ *   after it; the last answer to calls of a name counts. Earlier tool traffic belongs to another request.
  *
  * Replies, by level:
  * - L1: a numbered plan naming the target file and the L2 → L4 → L3 steps.
- * - L2: `Task: ...` and `Acceptance: ...` lines, one task for L4.
+ * - L2: `Task: ...` and `Acceptance: ...` lines, one task for L4 (see `#ask` and `#approve` below).
  * - L4: if a `tool` message follows the last user message, the text `Wrote <path>.` (finish `stop`). Otherwise,
- *   if `tools` offers a function `write_file` and `tool_choice` allows it (not `none`, not another
- *   function), one `write_file` call with
- *   arguments `{"path":...,"content":...}` from `demoFileFor` and id `call_` + the first 16 hex digits of the
- *   SHA-256 of `write_file:<arguments>` (finish `tool_calls`). Otherwise, the file content as text.
+ *   if `edit_file` and `write_file` are both offered and the context (below) has a line
+ *   `Workspace file <path> exists` and the file's content as a fenced block under a line
+ *   `Current content of <path>:` (workspace-context.ts), whose last non-blank line occurs once in it: one
+ *   `edit_file` call `{"path":...,"old":<that line>,"new":<that line>\n<body>}` appending the demo file's body
+ *   line. Otherwise, if `write_file` is offered, one `write_file` call `{"path":...,"content":...}` from
+ *   `demoFileFor`. Otherwise, the file content as text.
  * - L3: `{"verdict":"pass","deltas":[]}` when a line of the context (the last user message above its `Request:`
  *   marker, or all of it without one) contains the target path as a path token and the word `wrote` or
  *   `written`, and none of `not`, `n't`, `never`, `fail(ed)`, `error`, `unable`, `cannot`; else
- *   `{"verdict":"fail","deltas":["write <path>"]}`.
+ *   `{"verdict":"fail","deltas":["write <path>"]}` (see `#verify-fail` below).
  * - Any other role, or no role line: a one-paragraph echo of the job prompt.
+ *
+ * Directives, so anyone can walk each path of the hierarchy without an LLM: tokens anywhere in the job prompt,
+ * matched case-insensitively as whole tokens (`#ask` counts in `(#ask),` but not in `#asked`, `#ask-me`, `x#ask`
+ * or `#ask.md`); directives.ts finds them. They stay part of the job prompt, so the demo file restates them.
+ * - `#ask` (L2): while `ask_user` is offered and no `ask_user` call is answered, one `ask_user` call
+ *   `{"question":"Which tone should <path> use: formal or friendly?"}`. Without the tool offered, the directive is
+ *   ignored. Once answered, the usual L2 reply plus a last line `Tone: <answer on one line>.` (`no answer given`
+ *   when the answer is blank); this holds for any answered `ask_user` call.
+ * - `#approve` (L2): while `request_approval` is offered and no `request_approval` call is answered, one call
+ *   `{"action":"write <path>","reason":...}`, after `#ask`'s question is answered when both are given. Once
+ *   answered: an answer starting with `approved` (any case, leading whitespace ignored) gives the usual reply;
+ *   any other answer, `rejected ...` or not, leaves the gate closed and gives only the line
+ *   `Task withdrawn: the approval was rejected (<reason>).`, where reason is the answer after a leading
+ *   `rejected`, on one line, without a leading separator such as `:`, or `no reason given` when that is empty.
+ * - `#verify-fail=N` (L3; N a non-negative integer, the first one wins): while the attempt number is ≤ N,
+ *   `{"verdict":"fail","deltas":["add a closing line to <path>"]}`; afterwards the usual L3 rule. The attempt
+ *   number is read from the last line `Attempt: <k>` of the context, which Keel's runtime writes for each
+ *   verifier attempt (counting from 1); without such a line it is 1.
+ * - `#slow` (any level): the server delays the reply, streamed or not, by its `slowMs` option (3 s by default) so a
+ *   person can try cancelling; the delay ends early when the client disconnects or the server closes. `respond`
+ *   ignores it and stays pure; the server asks `isSlow` (directives.ts).
  *
  * Usage is estimated at ceil(chars / 4) tokens. Prompt chars: the text of every message, the name and arguments
  * of every tool call in them, and the JSON of `tools`. Completion chars: the reply text plus each tool call's
  * name and arguments.
  */
-import { createHash } from 'node:crypto';
-import type { AssistantMessage, ChatMessage, DemoReply, DemoRequest, FinishReason, ToolCall } from './chat-wire';
-import { demoFileFor, isGreeting, oneLine, pathTokensIn, targetPathFor, titleFor } from './demo-file';
-import { keelRoleOf, lastUserIndex, lastUserText, levelOf, splitRequest, textOf } from './prompt-contract';
+import type { AssistantMessage, DemoReply, DemoRequest, FinishReason, ToolCall } from './chat-wire';
+import { bodyFor, demoFileFor, isGreeting, oneLine, pathTokensIn, targetPathFor, titleFor } from './demo-file';
+import { directivesOf } from './directives';
+import type { Directives } from './directives';
+import { humanInputStep } from './human-input';
+import { attemptOf, keelRoleOf, lastUserText, levelOf, splitRequest, textOf } from './prompt-contract';
+import { callReply, offersTool, toolCall, toolResultFollowsUser } from './tool-use';
+import { appendAnchorOf } from './workspace-context';
 
 export { demoFileFor } from './demo-file';
+export { isSlow } from './directives';
+export { toolCallId } from './tool-use';
 
 export const DEMO_MODEL_ID = 'keel-demo';
 export const DEMO_MODEL_DISPLAY_NAME = 'offline demo model';
 export const WRITE_FILE_TOOL = 'write_file';
+export const EDIT_FILE_TOOL = 'edit_file';
 
 const WROTE = /\b(?:wrote|written)\b/i;
 const NEGATION = /\b(?:not|never|fail|failed|error|unable|cannot)\b|n't\b/i;
@@ -68,22 +103,18 @@ export function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
-/** The deterministic id of a tool call: `call_` + the first 16 hex digits of SHA-256(`<name>:<arguments>`). */
-export function toolCallId(name: string, args: string): string {
-  return `call_${createHash('sha256').update(`${name}:${args}`).digest('hex').slice(0, 16)}`;
-}
-
 function replyFor(request: DemoRequest): { message: AssistantMessage; finish_reason: FinishReason } {
   const userText = lastUserText(request.messages);
   const { context, jobPrompt } = splitRequest(userText);
   const path = targetPathFor(jobPrompt);
+  const directives = directivesOf(jobPrompt);
   switch (levelOf(keelRoleOf(request.messages))) {
     case 1:
       return text(planFor(path));
     case 2:
-      return text(taskFor(path, jobPrompt));
+      return architectReply(request, directives, path, jobPrompt);
     case 3:
-      return text(verdictFor(path, context));
+      return text(verdictFor(path, context, directives));
     case 4:
       return executorReply(request, userText);
     default:
@@ -104,6 +135,26 @@ function planFor(path: string): string {
   ].join('\n');
 }
 
+function architectReply(
+  request: DemoRequest,
+  directives: Directives,
+  path: string,
+  jobPrompt: string,
+): { message: AssistantMessage; finish_reason: FinishReason } {
+  const step = humanInputStep(request, directives, path);
+  switch (step.kind) {
+    case 'call':
+      return callReply(step.call);
+    case 'withdrawn':
+      return text(`Task withdrawn: the approval was rejected (${step.reason}).`);
+    case 'proceed': {
+      const task = taskFor(path, jobPrompt);
+      if (step.answer === undefined) return text(task);
+      return text(`${task}\nTone: ${step.answer.length > 0 ? step.answer : 'no answer given'}.`);
+    }
+  }
+}
+
 function taskFor(path: string, jobPrompt: string): string {
   const body = isGreeting(jobPrompt) ? 'greets the reader' : 'restates the request';
   return [
@@ -112,7 +163,10 @@ function taskFor(path: string, jobPrompt: string): string {
   ].join('\n');
 }
 
-function verdictFor(path: string, context: string): string {
+function verdictFor(path: string, context: string, directives: Directives): string {
+  if (directives.verifyFail !== undefined && attemptOf(context) <= directives.verifyFail) {
+    return JSON.stringify({ verdict: 'fail', deltas: [`add a closing line to ${path}`] });
+  }
   const written = context
     .split('\n')
     .some((line) => WROTE.test(line) && !NEGATION.test(line) && pathTokensIn(line).includes(path));
@@ -132,24 +186,16 @@ function executorReply(
 ): { message: AssistantMessage; finish_reason: FinishReason } {
   const file = demoFileFor(userText);
   if (toolResultFollowsUser(request.messages)) return text(`Wrote ${file.path}.`);
-  if (!offersWriteFile(request)) return text(file.content);
-  const args = JSON.stringify({ path: file.path, content: file.content });
-  const call: ToolCall = {
-    id: toolCallId(WRITE_FILE_TOOL, args),
-    type: 'function',
-    function: { name: WRITE_FILE_TOOL, arguments: args },
-  };
-  return { message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' };
-}
-
-function toolResultFollowsUser(messages: readonly ChatMessage[]): boolean {
-  return messages.slice(lastUserIndex(messages) + 1).some((message) => message.role === 'tool');
-}
-
-function offersWriteFile(request: DemoRequest): boolean {
-  const choice = request.tool_choice;
-  if (choice === 'none' || (typeof choice === 'object' && choice.function.name !== WRITE_FILE_TOOL)) return false;
-  return (request.tools ?? []).some((tool) => tool.type === 'function' && tool.function.name === WRITE_FILE_TOOL);
+  if (!offersTool(request, WRITE_FILE_TOOL)) return text(file.content);
+  // Appending to a file the workspace already has keeps what is there, as a careful executor would.
+  const { context, jobPrompt } = splitRequest(userText);
+  const anchor = offersTool(request, EDIT_FILE_TOOL) ? appendAnchorOf(context, file.path) : undefined;
+  if (anchor !== undefined) {
+    return callReply(
+      toolCall(EDIT_FILE_TOOL, { path: file.path, old: anchor, new: `${anchor}\n${bodyFor(jobPrompt)}` }),
+    );
+  }
+  return callReply(toolCall(WRITE_FILE_TOOL, { path: file.path, content: file.content }));
 }
 
 function promptChars(request: DemoRequest): number {

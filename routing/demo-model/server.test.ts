@@ -1,8 +1,11 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { demoFileFor } from './respond';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { demoFileFor, respond } from './respond';
 import { startDemoModelServer } from './server';
 import type { DemoModelServer } from './server';
+import type { Sleep } from './reply-delay';
 
 const writeFileTool: ChatCompletionTool = {
   type: 'function',
@@ -219,4 +222,168 @@ describe('startDemoModelServer options', () => {
       await wildcard.close();
     }
   });
+});
+
+/** A sleep the test ends by hand. It ignores its signal, so an early end is the server's own doing. */
+function handSleep(): { sleep: Sleep; nextCall(): Promise<{ ms: number; signal: AbortSignal; end(): void }> } {
+  type Call = { ms: number; signal: AbortSignal; end(): void };
+  const calls: Call[] = [];
+  const waiters: Array<(call: Call) => void> = [];
+  return {
+    sleep: (ms, signal) =>
+      new Promise((end) => {
+        const call = { ms, signal, end: () => end() };
+        const waiter = waiters.shift();
+        if (waiter) waiter(call);
+        else calls.push(call);
+      }),
+    nextCall: () => {
+      const call = calls.shift();
+      return call ? Promise.resolve(call) : new Promise((resolve) => waiters.push(resolve));
+    },
+  };
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+describe('startDemoModelServer #slow', () => {
+  const slowPrompt = `${prompt} #slow`;
+  const slowBody = {
+    model: 'keel-demo',
+    messages: [
+      { role: 'system' as const, content: 'Keel level: L2.architect' },
+      { role: 'user' as const, content: `Request:\n${slowPrompt}` },
+    ],
+  };
+  // Should the server fail to end a delay, these tests fail on this timeout rather than hang for two minutes.
+  const HANG_GUARD_MS = 10_000;
+
+  let slow: DemoModelServer | undefined;
+  const rawSockets: Socket[] = [];
+  afterEach(async () => {
+    for (const socket of rawSockets.splice(0)) socket.destroy();
+    await slow?.close();
+    slow = undefined;
+  });
+
+  async function startSlow(options: Parameters<typeof startDemoModelServer>[0]): Promise<OpenAI> {
+    slow = await startDemoModelServer(options);
+    return new OpenAI({ apiKey: 'not-needed', baseURL: slow.baseUrl, maxRetries: 0 });
+  }
+
+  it('answers a #slow request only after the injected sleep of slowMs resolves', async () => {
+    const hand = handSleep();
+    const slowClient = await startSlow({ slowMs: 1234, sleep: hand.sleep });
+    let arrived = false;
+    const reply = slowClient.chat.completions.create(slowBody).then((completion) => {
+      arrived = true;
+      return completion;
+    });
+    const call = await hand.nextCall();
+    expect(call.ms).toBe(1234);
+    expect(arrived).toBe(false);
+    call.end();
+    const completion = await reply;
+    expect(completion.choices[0]?.message).toEqual(respond(slowBody).message);
+    expect(completion.choices[0]?.message.content).toMatch(/^Task: Write hello\.md /);
+  });
+
+  it('delays a streamed #slow reply before its first chunk', async () => {
+    const hand = handSleep();
+    const slowClient = await startSlow({ slowMs: 50, sleep: hand.sleep });
+    let arrived = false;
+    const stream = slowClient.chat.completions.create({ ...slowBody, stream: true }).then((chunks) => {
+      arrived = true;
+      return chunks;
+    });
+    const call = await hand.nextCall();
+    expect(arrived).toBe(false);
+    call.end();
+    let content = '';
+    for await (const chunk of await stream) content += chunk.choices[0]?.delta.content ?? '';
+    expect(content).toMatch(/^Task: Write hello\.md /);
+  });
+
+  it('waits 3000 ms by default, and not at all without #slow', async () => {
+    const hand = handSleep();
+    const slowClient = await startSlow({ sleep: hand.sleep });
+    const quick = await slowClient.chat.completions.create({
+      model: 'keel-demo',
+      messages: [{ role: 'user', content: prompt }],
+    });
+    expect(quick.choices[0]?.message.content).toContain(prompt);
+    const reply = slowClient.chat.completions.create(slowBody);
+    const call = await hand.nextCall();
+    expect(call.ms).toBe(3000);
+    call.end();
+    await expect(reply).resolves.toMatchObject({ object: 'chat.completion' });
+  });
+
+  it(
+    'ends the delay when the client aborts, and close() does not wait for it',
+    async () => {
+      const hand = handSleep();
+      await startSlow({ sleep: hand.sleep });
+      const abort = new AbortController();
+      const request = fetch(`${slow?.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(slowBody),
+        signal: abort.signal,
+      }).catch((error: unknown) => error);
+      const call = await hand.nextCall();
+      abort.abort();
+      expect(await request).toMatchObject({ name: 'AbortError' });
+      // The server saw the disconnect: the sleep's signal aborts although the sleep itself never ends.
+      await aborted(call.signal);
+      await slow?.close();
+      slow = undefined;
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
+    'ends a pending delay with a 503 when the server closes, so close() does not wait for it',
+    async () => {
+      const hand = handSleep();
+      await startSlow({ sleep: hand.sleep });
+      const request = fetch(`${slow?.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(slowBody),
+      });
+      const call = await hand.nextCall();
+      await slow?.close();
+      slow = undefined;
+      expect(call.signal.aborted).toBe(true);
+      const response = await request;
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({
+        error: { type: 'server_error', code: 'server_shutting_down' },
+      });
+    },
+    HANG_GUARD_MS,
+  );
+
+  // fetch opens such a connection right after an aborted request; Node would hold close() until it times out.
+  it(
+    'does not wait on close() for a connection that never sent a request',
+    async () => {
+      await startSlow({});
+      const port = Number(new URL(slow?.baseUrl ?? '').port);
+      const socket = connect(port, '127.0.0.1');
+      rawSockets.push(socket);
+      const ended = new Promise((resolve) => socket.once('close', resolve));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      await slow?.close();
+      slow = undefined;
+      await ended;
+    },
+    HANG_GUARD_MS,
+  );
 });

@@ -1,11 +1,14 @@
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import sse from '@fastify/sse';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { chatCompletionRequestSchema } from './chat-wire';
 import { completionId, toChunks, toCompletion } from './completion-wire';
-import { DEMO_MODEL_DISPLAY_NAME, DEMO_MODEL_ID, respond } from './respond';
+import { createReplyDelays } from './reply-delay';
+import type { Sleep } from './reply-delay';
+import { DEMO_MODEL_DISPLAY_NAME, DEMO_MODEL_ID, isSlow, respond } from './respond';
 
 export interface DemoModelServerOptions {
   /** Interface to bind; loopback by default because the demo model has no authentication. */
@@ -16,6 +19,10 @@ export interface DemoModelServerOptions {
   logger?: boolean;
   /** Clock for the `created` field, in milliseconds; `Date.now` by default. */
   now?: () => number;
+  /** How long a `#slow` request waits before its reply, in milliseconds: 3000 by default, time to press cancel. */
+  slowMs?: number;
+  /** The wait behind `slowMs`, settling early once its signal aborts; a cleared-on-abort timer by default. */
+  sleep?: Sleep;
 }
 
 export interface DemoModelServer {
@@ -27,6 +34,8 @@ export interface DemoModelServer {
 interface OpenAiErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
+
+const DEFAULT_SLOW_MS = 3000;
 
 // Keel contexts grow with each level; the default 1 MiB would turn long jobs into 413s.
 const BODY_LIMIT = 16 * 1024 * 1024;
@@ -53,8 +62,17 @@ const MODEL_ENTRY = {
  * Bad input is answered 4xx with an OpenAI-shaped error body. The caller owns the server and must `close()` it.
  */
 export async function startDemoModelServer(options: DemoModelServerOptions = {}): Promise<DemoModelServer> {
-  const { host = '127.0.0.1', port = 0, logger = false, now = Date.now } = options;
+  const { host = '127.0.0.1', port = 0, logger = false, now = Date.now, slowMs = DEFAULT_SLOW_MS } = options;
   const app = Fastify({ logger, bodyLimit: BODY_LIMIT });
+  const delays = createReplyDelays(options.sleep);
+  const unused = trackUnusedConnections(app.server);
+  // Before the server stops listening, so `close()` waits neither for a `#slow` delay nor for a connection that
+  // never carries a request.
+  app.addHook('preClose', (done) => {
+    delays.closeAll();
+    unused.destroyAll();
+    done();
+  });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode ?? 500;
@@ -91,6 +109,19 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
     }
 
     const body = parsed.data;
+    if (isSlow(body)) {
+      const outcome = await delays.wait(slowMs, reply.raw);
+      // Nobody is left to read a reply.
+      if (outcome === 'disconnected') return reply;
+      if (outcome === 'closing') {
+        reply.header('connection', 'close');
+        return sendError(reply, 503, 'The demo model is shutting down.', {
+          type: 'server_error',
+          code: 'server_shutting_down',
+        });
+      }
+    }
+
     const answer = respond(body);
     const meta = { id: completionId(body.model, body.messages), model: body.model, created: Math.floor(now() / 1000) };
     if (!body.stream) return toCompletion(answer, meta);
@@ -140,6 +171,25 @@ function describeIssue(error: z.ZodError): string {
 function issueParam(error: z.ZodError): { param: string | null } {
   const path = error.issues[0]?.path ?? [];
   return { param: path.length > 0 ? path.map(String).join('.') : null };
+}
+
+/**
+ * Connections that have not carried a request yet. Node's `server.close()` ends idle keep-alive connections but
+ * waits for these until they time out, and fetch (undici) opens one right after a request is aborted, as when
+ * a person cancels during a `#slow` delay; it would hold `close()` for the client's keep-alive timeout.
+ */
+function trackUnusedConnections(server: Server): { destroyAll(): void } {
+  const unused = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  server.on('request', (request: { socket: Socket }) => unused.delete(request.socket));
+  return {
+    destroyAll: () => {
+      for (const socket of unused) socket.destroy();
+    },
+  };
 }
 
 /** host:port for a URL; a wildcard bind is reached through loopback, and IPv6 needs brackets. */

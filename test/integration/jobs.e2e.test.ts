@@ -64,17 +64,38 @@ test('a job runs from POST /v1/chat through Temporal to an SSE final, and its fi
   const written = await fs.readFile(path.join(keel.workspaceRoot, accepted.job_id, expected.path), 'utf8');
   expect(written).toBe(expected.content);
 
-  // One child workflow per level run, each with the lifecycle events and a routing decision.
+  // The default scenario `build` chains to `review`; one child workflow per level run.
   const levels = events.filter((e) => e.kind === 'level_finished').map((e) => e.agent_role);
-  expect(levels).toEqual(['L1.team_lead', 'L2.architect', 'L4.executor', 'L3.verifier']);
+  expect(levels).toEqual([
+    'L1.team_lead',
+    'L2.architect',
+    'L4.executor',
+    'L3.verifier',
+    'L2.qa_lead',
+    'L4.executor',
+    'L3.verifier',
+  ]);
+  const scenarios = events
+    .filter((e) => e.kind.startsWith('scenario_'))
+    .map((e) => `${e.kind}:${JSON.stringify(e.payload.scenario ?? e.payload.to)}`);
+  expect(scenarios).toEqual([
+    'scenario_started:"build"',
+    'scenario_finished:"build"',
+    'scenario_chained:"review"',
+    'scenario_started:"review"',
+    'scenario_finished:"review"',
+  ]);
+  expect(events.filter((e) => e.kind === 'gate_decision').map((e) => e.payload.decision)).toEqual(['pass', 'pass']);
   const routing = events.filter((e) => e.kind === 'routing_decision');
-  expect(routing).toHaveLength(4);
+  expect(routing).toHaveLength(7);
   expect(routing[0]!.payload).toMatchObject({
     provider: 'demo',
     model: 'keel-demo',
     model_display_name: 'offline demo model',
   });
-  expect(events.filter((e) => e.kind === 'file_created').map((e) => e.payload.path)).toEqual([expected.path]);
+  expect(new Set(events.filter((e) => e.kind === 'file_created').map((e) => e.payload.path))).toEqual(
+    new Set([expected.path]),
+  );
 
   const status = await fetch(`${keel.baseUrl}/v1/jobs/${accepted.job_id}`, {
     headers: { authorization: `Bearer ${keel.token}` },
@@ -86,7 +107,15 @@ test('a job runs from POST /v1/chat through Temporal to an SSE final, and its fi
     children.push(wf.workflowId);
   }
   expect(children.sort()).toEqual(
-    ['L1.team_lead', 'L2.architect', 'L3.verifier', 'L4.executor'].map((role) => `${accepted.job_id}/${role}/1`),
+    [
+      'L1.team_lead/1',
+      'L2.architect/1',
+      'L2.qa_lead/1',
+      'L3.verifier/1',
+      'L3.verifier/2',
+      'L4.executor/1',
+      'L4.executor/2',
+    ].map((child) => `${accepted.job_id}/${child}`),
   );
 });
 

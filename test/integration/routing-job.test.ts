@@ -72,20 +72,28 @@ test('a frontier job routes through the shipped catalog: real candidates, a mode
   ]);
   expect(new Set(l2.candidates.slice(0, 5).map((c) => c.provider)).size).toBeGreaterThan(1);
 
-  // L1 and L3 get the cheap band (OpenAI first); L2 and L4 the frontier band (Anthropic first).
-  openai.enqueue(openAIReplies.text('Plan: 1. write hello.md', { model: 'gpt-4o-mini' }));
+  // L1 and L3 get the cheap band (OpenAI first); L2 and L4 the frontier band (Anthropic first). The build
+  // scenario (L1, L2, L4, L3) chains to review (L2.qa_lead, L4, L3).
+  const executor = l4.candidates[0]!.model;
+  const writeFile = (content: string) =>
+    anthropicReplies.blocks(
+      [{ type: 'tool_use', id: `toolu_${content.length}`, name: 'write_file', input: { path: 'hello.md', content } }],
+      { model: executor },
+    );
+  openai.enqueue(
+    openAIReplies.text('Plan: 1. write hello.md', { model: 'gpt-4o-mini' }),
+    openAIReplies.text('{"verdict":"pass","deltas":[]}', { model: 'gpt-4o-mini' }),
+    openAIReplies.text('{"verdict":"pass","deltas":[]}', { model: 'gpt-4o-mini' }),
+  );
   anthropic.enqueue(
     anthropicReplies.error(529, anthropicErrors.overloaded()),
     anthropicReplies.text('Task: write hello.md. Acceptance: it greets.', { model: next.model }),
-    anthropicReplies.blocks(
-      [{ type: 'tool_use', id: 'toolu_01', name: 'write_file', input: { path: 'hello.md', content: '# Hello\n' } }],
-      {
-        model: l4.candidates[0]!.model,
-      },
-    ),
-    anthropicReplies.text('Wrote hello.md.', { model: l4.candidates[0]!.model }),
+    writeFile('# Hello\n'),
+    anthropicReplies.text('Wrote hello.md.', { model: executor }),
+    anthropicReplies.text('Task: add a closing line. Acceptance: hello.md ends with a sign-off.', { model: opus }),
+    writeFile('# Hello\n\nBye.\n'),
+    anthropicReplies.text('Wrote hello.md.', { model: executor }),
   );
-  openai.enqueue(openAIReplies.text('{"verdict":"pass","deltas":[]}', { model: 'gpt-4o-mini' }));
 
   const response = await fetch(`${keel.baseUrl}/v1/chat`, {
     method: 'POST',
@@ -121,7 +129,7 @@ test('a frontier job routes through the shipped catalog: real candidates, a mode
 
   // The executor's tool loop: both turns on the model that answered the first one.
   const executorCalls = anthropic.requests.slice(-2).map((r) => r.body.model);
-  expect(executorCalls).toEqual([l4.candidates[0]!.model, l4.candidates[0]!.model]);
+  expect(executorCalls).toEqual([executor, executor]);
   const final = events.at(-1)!.payload;
   expect(final.created_files).toEqual(['hello.md']);
   expect(final.cost_usd as number).toBeGreaterThan(0);

@@ -1,0 +1,22 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { loadScenario as readScenario, ScenarioError } from '../scenarios/load';
+import type { Scenario } from '../workflows/scenario-types';
+
+export function scenarioActivities() {
+  return {
+    /**
+     * Reads and validates a scenario file. The job keeps what this returned (it is in the workflow's
+     * history), so editing a file never changes a running job. A missing or invalid scenario fails the job.
+     */
+    async loadScenario(input: { name: string }): Promise<Scenario> {
+      try {
+        return await readScenario(input.name);
+      } catch (err) {
+        if (err instanceof ScenarioError) {
+          throw ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
+        }
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { APPROVAL_STATUSES, decideApproval, getApproval, listApprovals, type ApprovalRow } from '../../db/approvals';
+import type { TokenOwner } from '../../db/tokens';
+import { approvalDecisionSignal } from '../../workflows/human-input';
+import type { ApiDeps } from '../deps';
+import { ConflictError, NotFoundError } from '../errors';
+import { principalOf } from '../plugins/principal';
+import { redactPrompt } from '../redact';
+import { ErrorSchema } from './chat';
+
+const MAX_COMMENT_CHARS = 2_000;
+
+const ApprovalParams = z.object({ id: z.string().min(1).max(100) });
+
+// Strict, so a misspelt filter (`?stauts=pending`) is a 400 rather than a silently unfiltered list.
+const ApprovalListQuery = z.strictObject({
+  status: z.enum(APPROVAL_STATUSES).optional(),
+  job_id: z.string().min(1).max(100).optional(),
+  workflow_id: z.string().min(1).max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+const DecideBody = z.strictObject({
+  decision: z.enum(['approve', 'reject']),
+  comment: z.string().trim().max(MAX_COMMENT_CHARS).optional(),
+});
+
+export const ApprovalSchema = z.object({
+  approval_id: z.string(),
+  job_id: z.string(),
+  workflow_id: z.string(),
+  role: z.string(),
+  call_id: z.string().nullable(),
+  action: z.string(),
+  reason: z.string(),
+  status: z.enum(APPROVAL_STATUSES),
+  decided_by: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  comment: z.string().nullable(),
+  created_at: z.string(),
+});
+
+/** The API's view of a row: the waiting workflow and the org stay internal. */
+function approvalView(row: ApprovalRow): z.infer<typeof ApprovalSchema> {
+  return {
+    approval_id: row.approval_id,
+    job_id: row.job_id,
+    workflow_id: row.workflow_id,
+    role: row.role,
+    call_id: row.call_id,
+    action: row.action,
+    reason: row.reason,
+    status: row.status,
+    decided_by: row.decided_by,
+    decided_at: row.decided_at ? row.decided_at.toISOString() : null,
+    comment: row.comment,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** Same rule as jobs: an approval is visible to its job's org and to admins; to anyone else it does not exist. */
+async function visibleApproval(deps: ApiDeps, principal: TokenOwner, approvalId: string): Promise<ApprovalRow> {
+  const approval = await getApproval(deps.pool, approvalId);
+  if (!approval || (approval.org_id !== principal.org_id && !principal.is_admin)) {
+    throw new NotFoundError(`approval ${approvalId}`);
+  }
+  return approval;
+}
+
+export function approvalRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/v1/approvals',
+      {
+        schema: {
+          querystring: ApprovalListQuery,
+          response: { 200: z.object({ approvals: z.array(ApprovalSchema) }), 400: ErrorSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const rows = await listApprovals(deps.pool, {
+          ...request.query,
+          orgId: principal.is_admin ? null : principal.org_id,
+        });
+        return { approvals: rows.map(approvalView) };
+      },
+    );
+
+    app.get(
+      '/v1/approvals/:id',
+      { schema: { params: ApprovalParams, response: { 200: ApprovalSchema, 404: ErrorSchema } } },
+      async (request) => approvalView(await visibleApproval(deps, principalOf(request), request.params.id)),
+    );
+
+    app.post(
+      '/v1/approvals/:id/decide',
+      {
+        schema: {
+          params: ApprovalParams,
+          body: DecideBody,
+          response: { 200: ApprovalSchema, 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { id } = request.params;
+        await visibleApproval(deps, principal, id);
+        const { decision } = request.body;
+        // The comment is stored and handed to the waiting level, which may put it in a model's context.
+        const comment = request.body.comment ? redactPrompt(request.body.comment).text : undefined;
+        const result = await decideApproval(deps.pool, id, decision, principal.user_id, comment);
+        if (result.outcome === 'not_found') throw new NotFoundError(`approval ${id}`);
+        if (result.outcome === 'already_decided') {
+          const { status, decided_by } = result.approval;
+          throw new ConflictError('approval_decided', `approval ${id} was already ${status} by ${decided_by ?? '?'}`);
+        }
+        const approval = result.approval;
+
+        // The row is the decision; the signal only wakes the waiting workflow. So a failed signal does not undo or
+        // fail the decision: a workflow that is gone (finished, cancelled, terminated) has nobody left to wake, and
+        // any other failure is logged for an operator, since a retry of this request would only meet the 409.
+        try {
+          await deps.temporal.workflow.getHandle(approval.waiting_workflow_id).signal(approvalDecisionSignal, {
+            approval_id: approval.approval_id,
+            decision,
+            ...(comment !== undefined ? { comment } : {}),
+            decided_by: principal.user_id,
+          });
+        } catch (err) {
+          const gone = err instanceof WorkflowNotFoundError;
+          request.log[gone ? 'warn' : 'error'](
+            { err, approval_id: approval.approval_id, waiting_workflow_id: approval.waiting_workflow_id },
+            gone
+              ? 'approval decided, but its waiting workflow is gone'
+              : 'approval decided, but the decision could not be signalled to its waiting workflow',
+          );
+        }
+        return approvalView(approval);
+      },
+    );
+  };
+}

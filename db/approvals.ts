@@ -1,0 +1,132 @@
+import type { Pool, PoolClient } from 'pg';
+
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+export type ApprovalDecisionKind = 'approve' | 'reject';
+
+export interface ApprovalRow {
+  approval_id: string;
+  job_id: string;
+  workflow_id: string;
+  waiting_workflow_id: string;
+  role: string;
+  call_id: string | null;
+  action: string;
+  reason: string;
+  status: ApprovalStatus;
+  decided_by: string | null;
+  decided_at: Date | null;
+  comment: string | null;
+  created_at: Date;
+  /** The org of the approval's job (not stored on the approval): who may see and decide it. */
+  org_id: string | null;
+}
+
+export interface NewApproval {
+  /** `ap-<uuid>`, chosen by the caller so a retried activity writes the same row. */
+  approvalId: string;
+  jobId: string;
+  workflowId: string;
+  waitingWorkflowId: string;
+  role: string;
+  callId?: string;
+  action: string;
+  reason: string;
+}
+
+/** Every column of the row plus the job's org, from `approvals a JOIN job_runs j`. */
+const SELECT_APPROVAL = 'SELECT a.*, j.org_id FROM approvals a JOIN job_runs j USING (job_id)';
+
+/**
+ * Stores a pending approval, or returns the one already stored under `approvalId`: the workflow's activity may run
+ * again after a crash, and the second run must neither fail nor reset a decision taken in between.
+ */
+export async function createApproval(pool: Pool | PoolClient, approval: NewApproval): Promise<ApprovalRow> {
+  await pool.query(
+    `INSERT INTO approvals (approval_id, job_id, workflow_id, waiting_workflow_id, role, call_id, action, reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (approval_id) DO NOTHING`,
+    [
+      approval.approvalId,
+      approval.jobId,
+      approval.workflowId,
+      approval.waitingWorkflowId,
+      approval.role,
+      approval.callId ?? null,
+      approval.action,
+      approval.reason,
+    ],
+  );
+  const stored = await getApproval(pool, approval.approvalId);
+  if (!stored) throw new Error(`approval ${approval.approvalId} vanished right after it was written`);
+  return stored;
+}
+
+export async function getApproval(pool: Pool | PoolClient, approvalId: string): Promise<ApprovalRow | undefined> {
+  const { rows } = await pool.query<ApprovalRow>(`${SELECT_APPROVAL} WHERE a.approval_id = $1`, [approvalId]);
+  return rows[0];
+}
+
+export interface ApprovalFilter {
+  status?: ApprovalStatus;
+  job_id?: string;
+  workflow_id?: string;
+  limit: number;
+  /** Only approvals of this org's jobs; null for every org (admins). Required so no caller forgets the scope. */
+  orgId: string | null;
+}
+
+/** Approvals matching every given filter, newest first. */
+export async function listApprovals(pool: Pool | PoolClient, filter: ApprovalFilter): Promise<ApprovalRow[]> {
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  const where = (sql: (param: string) => string, value: unknown) => {
+    values.push(value);
+    conditions.push(sql(`$${values.length}`));
+  };
+  if (filter.status !== undefined) where((p) => `a.status = ${p}`, filter.status);
+  if (filter.job_id !== undefined) where((p) => `a.job_id = ${p}`, filter.job_id);
+  if (filter.workflow_id !== undefined) where((p) => `a.workflow_id = ${p}`, filter.workflow_id);
+  if (filter.orgId !== null) where((p) => `j.org_id = ${p}`, filter.orgId);
+  values.push(filter.limit);
+  const { rows } = await pool.query<ApprovalRow>(
+    `${SELECT_APPROVAL}
+     ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
+     ORDER BY a.created_at DESC, a.approval_id DESC
+     LIMIT $${values.length}`,
+    values,
+  );
+  return rows;
+}
+
+export type DecideOutcome =
+  | { outcome: 'decided'; approval: ApprovalRow }
+  /** Someone decided first; `approval` is their decision, unchanged. */
+  | { outcome: 'already_decided'; approval: ApprovalRow }
+  | { outcome: 'not_found' };
+
+/**
+ * Decides a pending approval exactly once. The `status = 'pending'` guard in the UPDATE makes the check and the write
+ * one atomic step, so of two concurrent deciders (the approvals view and a chat button, say) exactly one wins.
+ */
+export async function decideApproval(
+  pool: Pool | PoolClient,
+  approvalId: string,
+  decision: ApprovalDecisionKind,
+  decidedBy: string,
+  comment?: string,
+): Promise<DecideOutcome> {
+  const { rows } = await pool.query<ApprovalRow>(
+    `WITH decided AS (
+       UPDATE approvals
+          SET status = $2, decided_by = $3, decided_at = now(), comment = $4
+        WHERE approval_id = $1 AND status = 'pending'
+        RETURNING *
+     )
+     SELECT d.*, j.org_id FROM decided d JOIN job_runs j USING (job_id)`,
+    [approvalId, decision === 'approve' ? 'approved' : 'rejected', decidedBy, comment ?? null],
+  );
+  if (rows[0]) return { outcome: 'decided', approval: rows[0] };
+  const existing = await getApproval(pool, approvalId);
+  return existing ? { outcome: 'already_decided', approval: existing } : { outcome: 'not_found' };
+}

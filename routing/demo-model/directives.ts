@@ -1,0 +1,52 @@
+import type { DemoRequest } from './chat-wire';
+import { lastUserText, splitRequest } from './prompt-contract';
+
+/**
+ * Demo directives: tokens a person puts in the job prompt to walk the demo model down a path of the hierarchy
+ * (a human question, an approval, verifier retries, a slow reply to cancel) without an LLM. What each directive
+ * does is documented at the top of `respond.ts`; this module only finds them.
+ */
+
+export interface Directives {
+  /** `#ask`: the L2 level asks the human a question with `ask_user` before answering. */
+  ask: boolean;
+  /** `#approve`: the L2 level asks for approval with `request_approval` before answering. */
+  approve: boolean;
+  /** `#slow`: the server delays every reply so a person has time to cancel. */
+  slow: boolean;
+  /** `#verify-fail=N`: the L3 level fails its attempts 1..N; undefined without the directive. */
+  verifyFail: number | undefined;
+}
+
+// A directive is a whole token: `#ask` counts in `#ask,` or `(#ask)` but not in `#asked`, `x#ask`, `#ask-me`,
+// `#ask=1` or `#ask.md`. Sentence punctuation right after it is fine.
+const BEFORE = String.raw`(?<![\w#-])`;
+const AFTER = String.raw`(?![\w#=-]|\.\w)`;
+const ASK = new RegExp(`${BEFORE}#ask${AFTER}`, 'i');
+const APPROVE = new RegExp(`${BEFORE}#approve${AFTER}`, 'i');
+const SLOW = new RegExp(`${BEFORE}#slow${AFTER}`, 'i');
+const VERIFY_FAIL = new RegExp(String.raw`${BEFORE}#verify-fail=(\d+)${AFTER}`, 'i');
+
+/** The directives in a job prompt (the text after the last `Request:` marker). The first `#verify-fail=N` wins. */
+export function directivesOf(jobPrompt: string): Directives {
+  const verifyFail = VERIFY_FAIL.exec(jobPrompt)?.[1];
+  return {
+    ask: ASK.test(jobPrompt),
+    approve: APPROVE.test(jobPrompt),
+    slow: SLOW.test(jobPrompt),
+    verifyFail: verifyFail === undefined ? undefined : Number(verifyFail),
+  };
+}
+
+/** The directives of a request's job prompt, read from its last user message. */
+export function requestDirectives(request: DemoRequest): Directives {
+  return directivesOf(splitRequest(lastUserText(request.messages)).jobPrompt);
+}
+
+/**
+ * True when the request's job prompt carries `#slow`. The server, not `respond`, applies the delay, so that
+ * `respond` stays a pure function of the request.
+ */
+export function isSlow(request: DemoRequest): boolean {
+  return requestDirectives(request).slow;
+}

@@ -1,0 +1,197 @@
+/**
+ * The zod schema for a scenario file (scenarios/<name>.yaml) and the one place its problems are worded.
+ * Every object is strict (an unknown field is a typo, not an extension point), and each problem names the scenario,
+ * the level (index and role) and the field, e.g. `scenario build: levels[1] L2.architect: tools[0]: ...`, so an
+ * operator can act on it without opening the file.
+ */
+import { z } from 'zod';
+import { REQUIREMENTS, RUNGS } from '../routing/catalog/types';
+import type { LevelTool, Scenario, ScenarioLevel } from '../workflows/scenario-types';
+
+/** Every tool a level may be offered, in the contract's order. */
+export const LEVEL_TOOLS = ['write_file', 'edit_file', 'ask_user', 'request_approval'] as const;
+
+/** The tools that change the workspace: only an executor (`L4.`) may hold them, so planning levels cannot write. */
+export const FILE_TOOLS: readonly LevelTool[] = ['write_file', 'edit_file'];
+
+/** Names are file names (`<name>.yaml`) and appear in events, so they are lowercase slugs: `build`, `bug-fix`. */
+export const SCENARIO_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
+/** `L<1-4>.<name>`; routing reads the `L<n>.` prefix to choose the budget band. */
+export const LEVEL_ROLE = /^L[1-4]\.[a-z][a-z0-9_]*$/;
+
+/** The fields that only make sense for a level that calls an LLM. */
+const LLM_ONLY_FIELDS = ['tools', 'pins', 'fallback', 'effort', 'requirements'] as const;
+
+const slug = z
+  .string()
+  .regex(SCENARIO_NAME, 'must be a lowercase slug (letters, digits and single hyphens, e.g. bug-fix)');
+
+// Routing parses pins and fallbacks leniently (globs, bare model ids, `@rung`); only what can never match is refused.
+const modelPattern = z.string().regex(/^\S+$/, 'must be a non-empty `provider/model[@rung]` pattern without spaces');
+
+// A plain string array (not an enum) so the output stays `string[]`, exactly the contract's type.
+const requirementName = z.string().refine((name) => (REQUIREMENTS as readonly string[]).includes(name), {
+  error: (issue) => `${JSON.stringify(issue.input)} is not a requirement; use one of ${REQUIREMENTS.join(', ')}`,
+});
+
+const levelSchema = z
+  .strictObject({
+    role: z.string().regex(LEVEL_ROLE, 'must look like L<1-4>.<name>, e.g. L4.executor (lowercase, digits, "_")'),
+    requirements: z.array(requirementName).optional(),
+    effort: z
+      .enum(RUNGS, {
+        error: (issue) =>
+          issue.input === undefined
+            ? undefined
+            : `${JSON.stringify(issue.input)} is not a rung; use one of ${RUNGS.join(', ')}`,
+      })
+      .optional(),
+    pins: z.array(modelPattern).optional(),
+    fallback: z.array(modelPattern).optional(),
+    // Optional in the file so a deterministic level need not carry an empty brief; levelRules demands it otherwise.
+    prompt: z.string().default(''),
+    tools: z
+      .array(
+        z.enum(LEVEL_TOOLS, {
+          error: (issue) => `${JSON.stringify(issue.input)} is not a tool; use one of ${LEVEL_TOOLS.join(', ')}`,
+        }),
+      )
+      .optional(),
+    deterministic: z.boolean().optional(),
+  })
+  // Runs even when a field is malformed, so one typo does not hide the level's other problems.
+  .superRefine((level, ctx) => levelRules(level, ctx), { when: () => true });
+
+/** A scenario file. Output type: exactly `Scenario` (checked at compile time at the bottom of this file). */
+export const scenarioSchema = z
+  .strictObject({
+    name: slug,
+    description: z.string().trim().min(1, 'must not be empty: say what the scenario is for'),
+    levels: z.array(levelSchema).min(1, 'a scenario needs at least one level'),
+    chain: z.strictObject({ scenario: slug }).optional(),
+  })
+  .superRefine((scenario, ctx) => scenarioRules(scenario, ctx), { when: () => true });
+
+/** A parsed file's verdict: the typed value, or one human-readable line per problem. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** Validates a parsed scenario document; problems read like `scenario build: levels[2] L4.executor: effort: ...`. */
+export function checkScenario(input: unknown): Checked<Scenario> {
+  const result = scenarioSchema.safeParse(input, { error: missingIsRequired });
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, problems: result.error.issues.flatMap((issue) => describeIssue(issue, input)) };
+}
+
+/**
+ * One level's own rules. The value may be malformed (the refinement runs regardless), so it is read as unknown and
+ * a rule whose inputs are missing or mistyped stays quiet: that field's own problem is already reported.
+ */
+function levelRules(value: unknown, ctx: z.RefinementCtx): void {
+  if (!isRecord(value)) return;
+  const { role, tools, deterministic, prompt } = value;
+  if (typeof role === 'string' && LEVEL_ROLE.test(role) && !role.startsWith('L4.') && Array.isArray(tools)) {
+    tools.forEach((tool: unknown, index) => {
+      if (typeof tool === 'string' && (FILE_TOOLS as readonly string[]).includes(tool)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tools', index],
+          message: `${tool} changes files, which only an L4 (executor) level may do`,
+        });
+      }
+    });
+  }
+  if (deterministic === true) {
+    for (const field of LLM_ONLY_FIELDS) {
+      if (value[field] !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'not allowed on a deterministic level, which makes no LLM call',
+        });
+      }
+    }
+  } else if (prompt === undefined || (typeof prompt === 'string' && prompt.trim() === '')) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['prompt'],
+      message: 'must not be empty: a level that calls an LLM needs a brief (only a deterministic level may omit it)',
+    });
+  }
+}
+
+/** Rules across levels, and between the scenario and its chain. Reads the value as unknown, like levelRules. */
+function scenarioRules(value: unknown, ctx: z.RefinementCtx): void {
+  if (!isRecord(value)) return;
+  if (Array.isArray(value.levels)) {
+    let executorSeen = false;
+    value.levels.forEach((level: unknown, index) => {
+      const role = isRecord(level) && typeof level.role === 'string' ? level.role : '';
+      if (role.startsWith('L4.')) executorSeen = true;
+      if (role.startsWith('L3.') && !executorSeen) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['levels', index, 'role'],
+          message: "an L3 level verifies an executor's result, so it must come after an L4 level",
+        });
+      }
+    });
+  }
+  const chain = value.chain;
+  if (isRecord(chain) && typeof chain.scenario === 'string' && chain.scenario === value.name) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['chain', 'scenario'],
+      message: `a scenario cannot chain to itself ("${chain.scenario}")`,
+    });
+  }
+}
+
+/** zod words a missing field as "expected string, received undefined"; say what the reader must do instead. */
+function missingIsRequired(issue: z.core.$ZodRawIssue): string | undefined {
+  return issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined;
+}
+
+/**
+ * One line per problem: `scenario <name>: [levels[i] <role>: ][<field>: ]<what>`. The name and role are read from
+ * the raw input (`?` when absent or not a string), so a problem is located even when those fields are the problem.
+ */
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
+  const where = [`scenario ${labelOf(isRecord(input) ? input.name : undefined)}`];
+  let rest: readonly PropertyKey[] = issue.path;
+  const [top, index] = issue.path;
+  if (top === 'levels' && typeof index === 'number') {
+    const levels = isRecord(input) && Array.isArray(input.levels) ? (input.levels as unknown[]) : [];
+    const level = levels[index];
+    where.push(`levels[${index}] ${labelOf(isRecord(level) ? level.role : undefined)}`);
+    rest = issue.path.slice(2);
+  }
+  const field = fieldPath(rest);
+  const prefix = where.join(': ');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${prefix}: unknown field "${field === '' ? key : `${field}.${key}`}"`);
+  }
+  return [field === '' ? `${prefix}: ${issue.message}` : `${prefix}: ${field}: ${issue.message}`];
+}
+
+function labelOf(value: unknown): string {
+  return typeof value === 'string' && value !== '' ? value : '?';
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, part) => {
+    if (typeof part === 'number') return `${out}[${part}]`;
+    return out === '' ? String(part) : `${out}.${String(part)}`;
+  }, '');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Compile-time proof that the schema produces exactly the contract in workflows/scenario-types.ts.
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<T extends true> = T;
+export type _ScenarioMatchesContract = Assert<Equal<z.output<typeof scenarioSchema>, Scenario>>;
+export type _LevelMatchesContract = Assert<Equal<z.output<typeof levelSchema>, ScenarioLevel>>;
+export type _ToolsMatchContract = Assert<Equal<(typeof LEVEL_TOOLS)[number], LevelTool>>;

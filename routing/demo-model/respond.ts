@@ -21,7 +21,7 @@
  * - L1: a numbered plan naming the target file and the L2 → L4 → L3 steps.
  * - L2: `Task: ...` and `Acceptance: ...` lines, one task for L4 (see `#ask` and `#approve` below).
  * - L4: if a `tool` message follows the last user message, the text `Wrote <path>.` (finish `stop`). Otherwise,
- *   if `edit_file` and `write_file` are both offered and the context (below) has a line
+ *   if `edit_file` and `write_file` are both offered and the context (as for L3) has a line
  *   `Workspace file <path> exists` and the file's content as a fenced block under a line
  *   `Current content of <path>:` (workspace-context.ts), whose last non-blank line occurs once in it: one
  *   `edit_file` call `{"path":...,"old":<that line>,"new":<that line>\n<body>}` appending the demo file's body
@@ -51,8 +51,8 @@
  *   number is read from the last line `Attempt: <k>` of the context, which Keel's runtime writes for each
  *   verifier attempt (counting from 1); without such a line it is 1.
  * - `#slow` (any level): the server delays the reply, streamed or not, by its `slowMs` option (3 s by default) so a
- *   person can try cancelling; the delay ends early when the client disconnects or the server closes. `respond`
- *   ignores it and stays pure; the server asks `isSlow` (directives.ts).
+ *   person can try cancelling; the delay ends early, without a reply, when the client disconnects, and with a 503
+ *   when the server closes. `respond` ignores it and stays pure; the server asks `isSlow` (directives.ts).
  *
  * Usage is estimated at ceil(chars / 4) tokens. Prompt chars: the text of every message, the name and arguments
  * of every tool call in them, and the JSON of `tools`. Completion chars: the reply text plus each tool call's

@@ -8,7 +8,8 @@ import { chatCompletionRequestSchema } from './chat-wire';
 import { completionId, toChunks, toCompletion } from './completion-wire';
 import { createReplyDelays } from './reply-delay';
 import type { Sleep } from './reply-delay';
-import { DEMO_MODEL_DISPLAY_NAME, DEMO_MODEL_ID, isSlow, respond } from './respond';
+import { isSlow } from './directives';
+import { DEMO_MODEL_DISPLAY_NAME, DEMO_MODEL_ID, respond } from './respond';
 
 export interface DemoModelServerOptions {
   /** Interface to bind; loopback by default because the demo model has no authentication. */
@@ -60,6 +61,9 @@ const MODEL_ENTRY = {
  * Starts the offline demo model on the OpenAI chat-completions wire: `POST /v1/chat/completions` (JSON, or SSE
  * with `stream: true`), `GET /v1/models` and `GET /v1/models/:id`. Any model name is accepted and echoed back.
  * Bad input is answered 4xx with an OpenAI-shaped error body. The caller owns the server and must `close()` it.
+ *
+ * A request whose job prompt carries `#slow` is answered after `slowMs`; a client that disconnects ends its wait
+ * without a reply, and `close()` ends every pending wait with a 503 (`server_shutting_down`) instead of waiting.
  */
 export async function startDemoModelServer(options: DemoModelServerOptions = {}): Promise<DemoModelServer> {
   const { host = '127.0.0.1', port = 0, logger = false, now = Date.now, slowMs = DEFAULT_SLOW_MS } = options;
@@ -114,6 +118,7 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
       // Nobody is left to read a reply.
       if (outcome === 'disconnected') return reply;
       if (outcome === 'closing') {
+        // So the connection ends with this reply rather than idling while the server closes.
         reply.header('connection', 'close');
         return sendError(reply, 503, 'The demo model is shutting down.', {
           type: 'server_error',

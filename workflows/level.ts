@@ -65,6 +65,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
 
   await emit(role, 'node_started', { node_id: levelId, role, attempt });
+  if (input.level?.deterministic) return composeInCode();
   const tools = toolsFor(input.level?.tools) ?? (role.startsWith('L4.') ? toolsFor(['write_file']) : undefined);
   const declared = input.level?.requirements ?? input.requirements ?? [];
   // A level offered tools can only be served by a model that calls them.
@@ -191,6 +192,23 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     reasoningTokens,
     ...answeredBy,
   };
+
+  /**
+   * A level composed in code (no LLM call): it gathers the earlier levels' outputs under their roles, as an
+   * aggregator or hand-off summary would. No routing decision, no provider or model in its events.
+   */
+  async function composeInCode(): Promise<LevelResult> {
+    const begun = await emit(role, 'level_started', { level_id: levelId, role, attempt });
+    const output = input.context.map((c) => `${c.role}: ${preview(c.output, 400)}`).join('\n') || input.request;
+    await emit(
+      role,
+      'level_finished',
+      { ok: true, attempt, duration_ms: 0, cost_usd: 0, output_preview: preview(output), deterministic: true },
+      { durationSince: begun.occurred_at },
+    );
+    await emit(role, 'node_finished', { node_id: levelId, ok: true });
+    return { role, ok: true, output, deltas: [], createdFiles: [], costUsd: 0, reasoningTokens: 0 };
+  }
 
   /** Executes one tool call; the returned content is what the model sees next. */
   async function runTool(call: ToolCall): Promise<ToolOutcome> {

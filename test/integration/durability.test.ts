@@ -52,9 +52,9 @@ test('a worker stopped mid-job is replaced and the job finishes with no duplicat
   expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
   expect(events.at(-1)!.kind).toBe('final');
   const count = (kind: string) => events.filter((e) => e.kind === kind).length;
-  // build (L1, L2, L4, L3) chained to review (L2, L4, L3): seven level runs, each reported once.
-  expect(count('level_finished')).toBe(7);
-  expect(count('level_started')).toBe(7);
+  // build (L1, L2, L4, L3) chained to review (L2, L4, L3, L2 composed in code): eight level runs, each reported once.
+  expect(count('level_finished')).toBe(8);
+  expect(count('level_started')).toBe(8);
   // Each executor run reports the file it wrote once, though the first one was retried on another worker.
   expect(count('file_created')).toBe(2);
   expect(count('final')).toBe(1);

@@ -74,7 +74,12 @@ test('a job runs from POST /v1/chat through Temporal to an SSE final, and its fi
     'L2.qa_lead',
     'L4.executor',
     'L3.verifier',
+    'L2.release_manager',
   ]);
+  // The release manager is composed in code: no routing, no provider or model, deterministic: true.
+  const release = events.find((e) => e.kind === 'level_finished' && e.agent_role === 'L2.release_manager')!;
+  expect(release.payload).toMatchObject({ ok: true, deterministic: true, cost_usd: 0 });
+  expect(release.payload).not.toHaveProperty('provider');
   const scenarios = events
     .filter((e) => e.kind.startsWith('scenario_'))
     .map((e) => `${e.kind}:${JSON.stringify(e.payload.scenario ?? e.payload.to)}`);
@@ -111,6 +116,7 @@ test('a job runs from POST /v1/chat through Temporal to an SSE final, and its fi
       'L1.team_lead/1',
       'L2.architect/1',
       'L2.qa_lead/1',
+      'L2.release_manager/1',
       'L3.verifier/1',
       'L3.verifier/2',
       'L4.executor/1',

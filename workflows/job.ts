@@ -26,7 +26,7 @@ import {
 } from './definitions';
 import { createEmitter } from './emit';
 import { interruptsQuery, JOB_NOT_PAUSED, resumeUpdate, UNKNOWN_CALL_ID } from './human-input';
-import { runLevel } from './level';
+import { BUDGET_EXCEEDED, runLevel } from './level';
 import type { Scenario, ScenarioLevel } from './scenario-types';
 
 const { markJobStatus, loadScenario } = proxyActivities<Activities>({
@@ -120,7 +120,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     progress.currentLevel = level.role;
     if (previousRole) await emit(JOB_ROLE, 'agent_handoff', { from: previousRole, to: level.role, attempt });
     previousRole = level.role;
-    const result = await executeChild(runLevel, {
+    const child = executeChild(runLevel, {
       workflowId: levelWorkflowId(jobId, level.role, attempt),
       typedSearchAttributes: workflowInfo().typedSearchAttributes.updateCopy([{ key: KEEL_STATUS, value: null }]),
       memo: { role: level.role, job_id: jobId, attempt },
@@ -138,6 +138,18 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         },
       ],
     });
+    let result: LevelResult;
+    try {
+      result = await child;
+    } catch (err) {
+      // A level that stopped itself for budget reports what it spent in the failure's details.
+      const overrun = failureOfType(err, BUDGET_EXCEEDED);
+      if (overrun) {
+        spentUsd += Number((overrun.details as unknown[] | undefined)?.[0] ?? 0);
+        await emit(JOB_ROLE, 'budget_exceeded', { total_usd: spentUsd, limit_usd: input.budgetUsd ?? null });
+      }
+      throw err;
+    }
     spentUsd += result.costUsd;
     progress.finishedLevels.push(level.role);
     for (const file of result.createdFiles) if (!progress.createdFiles.includes(file)) progress.createdFiles.push(file);
@@ -309,6 +321,18 @@ function errorCode(err: unknown): string {
     if (current.type === JOB_BUDGET_EXCEEDED) return 'budget_exceeded';
   }
   return 'job_failed';
+}
+
+/** The first failure in the chain (child → activity → cause) with this ApplicationFailure type. */
+function failureOfType(err: unknown, type: string): { details?: unknown } | undefined {
+  for (
+    let current = err as { type?: string; details?: unknown; cause?: unknown } | undefined;
+    current;
+    current = current.cause as typeof current
+  ) {
+    if (current.type === type) return current;
+  }
+  return undefined;
 }
 
 /** A failure whose cause was marked non-retryable (e.g. a provider refusing the request) will fail again. */

@@ -120,8 +120,10 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       if (input.budgetRemainingUsd !== undefined && costUsd > input.budgetRemainingUsd) {
         throw ApplicationFailure.create({
           type: BUDGET_EXCEEDED,
-          message: `${role} spent $${costUsd.toFixed(4)}, past the $${input.budgetRemainingUsd.toFixed(4)} left in the job's budget`,
+          message: `${role} spent $${costUsd.toFixed(6)}, past the $${input.budgetRemainingUsd.toFixed(6)} left in the job's budget`,
           nonRetryable: true,
+          // The job adds what this level spent to its total before reporting budget_exceeded.
+          details: [costUsd],
         });
       }
       // After the first successful turn the history is shaped for this vendor: stay on this model.

@@ -74,3 +74,33 @@ test('a worker stopped mid-job is replaced and the job finishes with no duplicat
   expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
   await second.stop();
 });
+
+test('a worker stopped between two levels is replaced and the job finishes with no duplicate events or files', async () => {
+  let worker = await keel.startWorker({ shutdownGraceTime: '100 milliseconds' });
+  const response = await fetch(`${keel.baseUrl}/v1/chat`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'Write notes.md listing three colours' }),
+  });
+  const { job_id: jobId } = (await response.json()) as { job_id: string };
+
+  const events: EventEnvelope[] = [];
+  let replaced = false;
+  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) {
+    events.push(event);
+    // The team lead's level has finished and the architect's has not started: swap workers here.
+    if (!replaced && event.kind === 'node_finished' && event.agent_role === 'L1.team_lead') {
+      replaced = true;
+      await worker.stop();
+      worker = await keel.startWorker();
+    }
+  }
+  expect(replaced).toBe(true);
+  expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+  expect(events.at(-1)!.kind).toBe('final');
+  expect(events.filter((e) => e.kind === 'level_finished')).toHaveLength(8);
+  const stored = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM job_events WHERE job_id = $1', [jobId]);
+  expect(Number(stored.rows[0]!.n)).toBe(events.length);
+  expect(await fs.readdir(path.join(keel.workspaceRoot, jobId))).toEqual(['notes.md']);
+  await worker.stop();
+});

@@ -116,6 +116,8 @@ export interface KeelOptions {
   controls?: TeamControls;
   /** Provider keys are read from here (never from the test process's own environment). */
   providerEnv?: NodeJS.ProcessEnv;
+  /** Per-job cost ceiling handed to every job (JOB_BUDGET_USD). */
+  jobBudgetUsd?: number;
   rateLimits?: RateLimits;
   streamPollMs?: number;
 }
@@ -144,6 +146,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     workspaceRoot,
     heartbeatMs: 15_000,
     streamPollMs: options.streamPollMs ?? 1_000,
+    jobBudgetUsd: options.jobBudgetUsd,
   };
   const app = await buildApp(deps, { logger: false });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -169,3 +169,38 @@ test('GET /v1/models lists every catalog model with price, live free quota, conf
   expect(find('google_free')).toMatchObject({ configured: false, quota: { rpm: { used: 0, limit: 10 } } });
   expect(find('demo')).toMatchObject({ display_name: 'offline demo model', configured: true });
 });
+
+test('a job past its budget emits budget_exceeded and ends with error budget_exceeded', async () => {
+  const capped = await startKeel({
+    ...infra,
+    catalog: pointedAtFakes(shipped),
+    controls,
+    providerEnv,
+    jobBudgetUsd: 0.0001,
+  });
+  try {
+    await capped.startWorker();
+    // The team lead's call costs (2000 × $0.00015 + 100 × $0.0006) / 1000 ≈ $0.00036, past the $0.0001 budget.
+    openai.enqueue(
+      openAIReplies.text('Plan: 1. write hello.md', {
+        model: 'gpt-4o-mini',
+        usage: { promptTokens: 2000, completionTokens: 100 },
+      }),
+    );
+    const response = await fetch(`${capped.baseUrl}/v1/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${capped.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'Write hello.md that greets the reader' }),
+    });
+    const { job_id: jobId } = (await response.json()) as { job_id: string };
+    const events: EventEnvelope[] = [];
+    for await (const event of streamJobEvents({ baseUrl: capped.baseUrl, token: capped.token, jobId }))
+      events.push(event);
+    const exceeded = events.find((e) => e.kind === 'budget_exceeded');
+    expect(exceeded?.payload).toMatchObject({ limit_usd: 0.0001 });
+    expect(exceeded?.payload.total_usd as number).toBeGreaterThan(0.0001);
+    expect(events.at(-1)).toMatchObject({ kind: 'error', payload: { code: 'budget_exceeded', retryable: false } });
+  } finally {
+    await capped.close();
+  }
+});

@@ -27,6 +27,8 @@ export const apiEnv = z.object({
   STREAM_POLL_MS: z.coerce.number().int().min(100).default(2_000),
   /** Per-job cost ceiling in USD: past it the job emits budget_exceeded and stops. */
   JOB_BUDGET_USD: z.coerce.number().positive().default(5),
+  /** While a model call runs, its level emits a `heartbeat` event this often (ms). */
+  LEVEL_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ApiEnv = z.infer<typeof apiEnv>;

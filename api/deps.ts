@@ -27,6 +27,8 @@ export interface ApiDeps {
   streamPollMs: number;
   /** Per-job cost ceiling in USD given to every job this API starts. */
   jobBudgetUsd?: number;
+  /** `heartbeat` event interval during long model calls, given to every job (ms). */
+  levelHeartbeatMs?: number;
 }
 
 /** The API's dependencies as its environment configures them, over resources the entry point opened. */
@@ -43,5 +45,6 @@ export function apiDepsFromEnv(
     heartbeatMs: env.SSE_HEARTBEAT_MS,
     streamPollMs: env.STREAM_POLL_MS,
     jobBudgetUsd: env.JOB_BUDGET_USD,
+    levelHeartbeatMs: env.LEVEL_HEARTBEAT_MS,
   };
 }

@@ -97,6 +97,8 @@ interface ChildShape {
   workflowId: string;
   activities: number;
   byType: Map<string, number>;
+  /** Milliseconds from each workflow or activity task's Scheduled event to its Started event: Temporal's dispatch. */
+  dispatchMs: number[];
 }
 
 interface JobShape {
@@ -112,17 +114,27 @@ async function readHistory(client: Client, workflowId: string, runId?: string) {
   );
   const byType = new Map<string, number>();
   const children: Array<{ workflowId: string; runId: string }> = [];
+  const dispatchMs: number[] = [];
+  const scheduledAt = new Map<string, number>();
   for (const event of history.events ?? []) {
+    const at = Number(event.eventTime?.seconds ?? 0) * 1e3 + (event.eventTime?.nanos ?? 0) / 1e6;
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled) {
       const type = scheduled.activityType?.name ?? '?';
       byType.set(type, (byType.get(type) ?? 0) + 1);
+      scheduledAt.set(String(event.eventId), at);
     }
+    if (event.workflowTaskScheduledEventAttributes) scheduledAt.set(String(event.eventId), at);
+    const startedFrom =
+      event.activityTaskStartedEventAttributes?.scheduledEventId ??
+      event.workflowTaskStartedEventAttributes?.scheduledEventId;
+    const from = startedFrom === undefined || startedFrom === null ? undefined : scheduledAt.get(String(startedFrom));
+    if (from !== undefined) dispatchMs.push(at - from);
     const child = event.childWorkflowExecutionStartedEventAttributes?.workflowExecution;
     if (child?.workflowId && child.runId) children.push({ workflowId: child.workflowId, runId: child.runId });
   }
   const activities = [...byType.values()].reduce((sum, x) => sum + x, 0);
-  return { shape: { workflowId, activities, byType }, children };
+  return { shape: { workflowId, activities, byType, dispatchMs }, children };
 }
 
 /** A finished job's shape: for the parent and each child it started (in order), the activities scheduled. */
@@ -314,6 +326,7 @@ async function main(): Promise<void> {
     const keelMs: number[] = [];
     const bareMs: number[] = [];
     const keelJobs: string[] = [];
+    const bareJobs: string[] = [];
     let reference: { jobId: string; shape: JobShape } | undefined;
     console.log(`running ${warmup} + ${n} jobs per side…`);
     for (let i = 0; i < warmup + n && !interrupted; i += 1) {
@@ -333,7 +346,10 @@ async function main(): Promise<void> {
       };
       const bare = async () => {
         const result = await runBare(i);
-        if (record) bareMs.push(result.ms);
+        if (record) {
+          bareMs.push(result.ms);
+          bareJobs.push(result.jobId);
+        }
       };
       // Taking turns at going first, so neither side always runs right after the other's tail work.
       if (i % 2 === 0) {
@@ -346,18 +362,32 @@ async function main(): Promise<void> {
     }
     if (interrupted) throw new Error('interrupted');
 
-    // Every measured Keel job must have had the reference shape, and a bare job must have had it too.
-    const mismatched: string[] = [];
-    for (const jobId of keelJobs) {
-      const got = counts(await jobShape(client, jobId));
-      if (got.join() !== levels!.join()) mismatched.push(`${jobId}: [${got.join(', ')}]`);
-    }
-    const bareShape = counts(await jobShape(client, `bench-bare-${runId}-${warmup + n - 1}`));
-    console.log(
-      `shape check: ${keelJobs.length - mismatched.length}/${keelJobs.length} measured Keel jobs had ` +
-        `[${levels!.join(', ')}]${mismatched.length ? `; differing: ${mismatched.join('; ')}` : ''}; ` +
-        `last bare job's children ran [${bareShape.join(', ')}]\n`,
-    );
+    // Every measured job must have had the reference shape. Their histories also tell how long Temporal took to
+    // hand each workflow and activity task to the worker (Scheduled to Started), the floor both sides share.
+    const check = async (jobIds: string[]) => {
+      const mismatched: string[] = [];
+      const dispatchMs: number[] = [];
+      for (const jobId of jobIds) {
+        const shape = await jobShape(client, jobId);
+        const got = counts(shape);
+        if (got.join() !== levels!.join()) mismatched.push(`${jobId}: [${got.join(', ')}]`);
+        for (const execution of [shape.parent, ...shape.children]) dispatchMs.push(...execution.dispatchMs);
+      }
+      const ok = `${jobIds.length - mismatched.length}/${jobIds.length} had [${levels!.join(', ')}]`;
+      const gaps = summary(dispatchMs);
+      return {
+        shape: mismatched.length ? `${ok}; differing: ${mismatched.join('; ')}` : ok,
+        dispatch:
+          `${(dispatchMs.length / jobIds.length).toFixed(0)} tasks/job, p50 ${gaps.p50.toFixed(1)} ms, ` +
+          `p90 ${gaps.p90.toFixed(1)} ms, mean ${gaps.mean.toFixed(1)} ms`,
+      };
+    };
+    const keelCheck = await check(keelJobs);
+    const bareCheck = await check(bareJobs);
+    console.log(`level shape: Keel jobs ${keelCheck.shape}; bare jobs ${bareCheck.shape}`);
+    console.log("task dispatch (Scheduled→Started, from the measured jobs' histories):");
+    console.log(`  Keel ${keelCheck.dispatch}`);
+    console.log(`  bare ${bareCheck.dispatch}\n`);
 
     const keel = summary(keelMs);
     const bare = summary(bareMs);

@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Intent } from './intents';
 import type { ScenarioLevel } from './scenario-types';
 import type { Rung } from '../routing/catalog/types';
 
@@ -20,6 +21,8 @@ export interface JobInput {
   scenario?: string;
   /** Per-job cost ceiling in USD; past it the job emits budget_exceeded and stops. */
   budgetUsd?: number;
+  /** While a model call runs longer than this, its level emits a `heartbeat` event this often (ms). */
+  heartbeatEveryMs?: number;
 }
 
 export interface JobResult {
@@ -39,6 +42,10 @@ export interface LevelInput {
   verifyAttempt?: number;
   /** What the budget still allows this level to spend. */
   budgetRemainingUsd?: number;
+  /** `heartbeat` event interval during a long model call (ms); 15 s by default. */
+  heartbeatEveryMs?: number;
+  /** A non-LLM intent the team lead answers in code (the level is then composed in code). */
+  intent?: Exclude<Intent, { kind: 'llm' }>;
   /** The user's request (redacted prompt). */
   request: string;
   /** What earlier levels produced, newest last; folded into this level's prompt. */

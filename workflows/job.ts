@@ -25,6 +25,7 @@ import {
   type LevelResult,
 } from './definitions';
 import { createEmitter } from './emit';
+import { classifyIntent, type Intent } from './intents';
 import { interruptsQuery, JOB_NOT_PAUSED, resumeUpdate, UNKNOWN_CALL_ID } from './human-input';
 import { BUDGET_EXCEEDED, runLevel } from './level';
 import type { Scenario, ScenarioLevel } from './scenario-types';
@@ -113,7 +114,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   async function runChild(
     level: ScenarioLevel,
     context: Array<{ role: string; output: string }>,
-    extra: { verifyAttempt?: number } = {},
+    extra: { verifyAttempt?: number; intent?: Exclude<Intent, { kind: 'llm' }> } = {},
   ): Promise<LevelResult> {
     const attempt = (attempts.get(level.role) ?? 0) + 1;
     attempts.set(level.role, attempt);
@@ -135,6 +136,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
           modelTier: input.modelTier,
           verifyAttempt: extra.verifyAttempt,
           budgetRemainingUsd: input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - spentUsd) : undefined,
+          heartbeatEveryMs: input.heartbeatEveryMs,
+          intent: extra.intent,
         },
       ],
     });
@@ -249,7 +252,12 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     await markJobStatus({ jobId, status: 'running' });
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
 
-    let next: string | undefined = input.scenario ?? DEFAULT_SCENARIO;
+    // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.
+    const intent = classifyIntent(input.prompt);
+    let next: string | undefined = intent.kind === 'llm' ? (input.scenario ?? DEFAULT_SCENARIO) : undefined;
+    if (intent.kind !== 'llm') {
+      results.push(await runChild({ role: JOB_ROLE, prompt: '', deterministic: true }, [], { intent }));
+    }
     let previousScenario: string | undefined;
     while (next) {
       const scenario: Scenario = await loadScenario({ name: next });
@@ -273,7 +281,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     // Status before the terminal event: a client that reads the job after `final` sees it finished.
     await markJobStatus({ jobId, status: 'completed', summary, usage });
     await emit(JOB_ROLE, 'final', {
-      agent_message: executor?.output ?? summary,
+      agent_message: intent.kind !== 'llm' ? results[0]!.output : (executor?.output ?? summary),
       summary,
       created_files: [...progress.createdFiles],
       effort: usage.effort ?? null,

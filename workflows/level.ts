@@ -1,11 +1,13 @@
 import {
   ActivityCancellationType,
   ApplicationFailure,
+  CancellationScope,
   condition,
   getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
   setHandler,
+  sleep,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -21,6 +23,7 @@ import {
   type LevelResult,
 } from './definitions';
 import { createEmitter } from './emit';
+import { answerCommand, keptFile } from './intents';
 import { approvalDecisionSignal } from './human-input';
 import { levelMessages, parseVerdict, preview } from './prompts';
 import { toolsFor } from './tools';
@@ -41,6 +44,8 @@ const { runWorkspaceTool, createApproval, markJobStatus } = proxyActivities<Acti
 
 /** Error type for an executor whose model keeps calling tools past the round limit. */
 export const TOOL_ROUNDS_EXHAUSTED = 'ToolRoundsExhausted';
+/** `heartbeat` event interval while a model call runs, unless the job sets its own. */
+const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Error type for a level that would spend past the job's budget. */
 export const BUDGET_EXCEEDED = 'BudgetExceeded';
 
@@ -65,7 +70,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
 
   await emit(role, 'node_started', { node_id: levelId, role, attempt });
-  if (input.level?.deterministic) return composeInCode();
+  if (input.level?.deterministic || input.intent) return composeInCode();
   const tools = toolsFor(input.level?.tools) ?? (role.startsWith('L4.') ? toolsFor(['write_file']) : undefined);
   const declared = input.level?.requirements ?? input.requirements ?? [];
   // A level offered tools can only be served by a model that calls them.
@@ -111,7 +116,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     const maxRounds = input.maxToolRounds ?? 8;
     for (let round = 1; ; round += 1) {
       await emit(role, 'prompt_sent', { level_id: levelId, round, preview: preview(messages.at(-1)?.content ?? '') });
-      const reply = await callModel({ candidates, messages, tools });
+      const reply = await withHeartbeats(callModel({ candidates, messages, tools }), round);
       for (const hop of reply.hops) await emit(role, 'model_fallback', { level_id: levelId, ...hop });
       costUsd += reply.costUsd;
       reasoningTokens += reply.usage.reasoningTokens;
@@ -201,15 +206,72 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
    */
   async function composeInCode(): Promise<LevelResult> {
     const begun = await emit(role, 'level_started', { level_id: levelId, role, attempt });
-    const output = input.context.map((c) => `${c.role}: ${preview(c.output, 400)}`).join('\n') || input.request;
+    const files: string[] = [];
+    let output: string;
+    const intent = input.intent;
+    if (intent?.kind === 'command') {
+      output = answerCommand(intent.name, intent.args);
+    } else if (intent) {
+      const kept = keptFile(intent);
+      const call: ToolCall = {
+        id: `keep-${levelId}`,
+        type: 'function',
+        function: { name: 'write_file', arguments: JSON.stringify(kept) },
+      };
+      const outcome = await runTool(call);
+      if (outcome.createdFile) files.push(outcome.createdFile);
+      output = `Kept the ${intent.kind} in ${kept.path}.`;
+    } else {
+      output = input.context.map((c) => `${c.role}: ${preview(c.output, 400)}`).join('\n') || input.request;
+    }
     await emit(
       role,
       'level_finished',
-      { ok: true, attempt, duration_ms: 0, cost_usd: 0, output_preview: preview(output), deterministic: true },
+      {
+        ok: true,
+        attempt,
+        duration_ms: 0,
+        cost_usd: 0,
+        output_preview: preview(output),
+        deterministic: true,
+        ...(intent ? { intent: intent.kind } : {}),
+      },
       { durationSince: begun.occurred_at },
     );
     await emit(role, 'node_finished', { node_id: levelId, ok: true });
-    return { role, ok: true, output, deltas: [], createdFiles: [], costUsd: 0, reasoningTokens: 0 };
+    return { role, ok: true, output, deltas: [], createdFiles: files, costUsd: 0, reasoningTokens: 0 };
+  }
+
+  /**
+   * Waits for a model call, emitting a `heartbeat` event every heartbeatEveryMs while it runs, so a person
+   * watching the stream sees a long call is alive. The timer runs in its own scope and is cancelled when the
+   * call settles; a job cancel reaches both.
+   */
+  async function withHeartbeats<T>(call: Promise<T>, round: number): Promise<T> {
+    const every = input.heartbeatEveryMs ?? DEFAULT_HEARTBEAT_MS;
+    let settled = false;
+    const watched = call.finally(() => void (settled = true));
+    for (let beats = 1; ; beats += 1) {
+      const timer = new CancellationScope();
+      const tick = timer
+        .run(() => sleep(every))
+        .then(
+          () => 'tick' as const,
+          () => 'stopped' as const,
+        );
+      const first = await Promise.race([
+        watched.then(
+          () => 'done' as const,
+          () => 'done' as const,
+        ),
+        tick,
+      ]);
+      if (first !== 'tick' || settled) {
+        timer.cancel();
+        return watched;
+      }
+      await emit(role, 'heartbeat', { level_id: levelId, round, waiting_ms: beats * every });
+    }
   }
 
   /** Executes one tool call; the returned content is what the model sees next. */

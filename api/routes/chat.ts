@@ -115,6 +115,7 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
                     createdBy: principal.user_id,
                     scenario: body.scenario,
                     budgetUsd: deps.jobBudgetUsd,
+                    heartbeatEveryMs: deps.levelHeartbeatMs,
                   },
                 ],
                 memo: { prompt_preview: prompt.slice(0, 200) },

@@ -16,7 +16,7 @@ beforeAll(async () => {
   temporal = infra.temporal;
   demo = await startDemoModelServer();
   gate = await startGatedModel({ upstream: demo.baseUrl, holdLevel: 'L4.executor' });
-  keel = await startKeel({ ...infra, demoBaseUrl: gate.baseUrl });
+  keel = await startKeel({ ...infra, demoBaseUrl: gate.baseUrl, levelHeartbeatMs: 200 });
   await keel.startWorker();
 });
 
@@ -41,8 +41,15 @@ test('cancelling a running job reaches its in-flight model call, ends the stream
     for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
   })();
 
-  // The executor is waiting on its model: the job is running, mid-level.
+  // The executor is waiting on its model: the job is running, mid-level, and says so with heartbeats.
   await gate.reached;
+  for (let i = 0; i < 400 && !events.some((e) => e.kind === 'heartbeat'); i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  expect(events.find((e) => e.kind === 'heartbeat')).toMatchObject({
+    agent_role: 'L4.executor',
+    payload: { round: 1, waiting_ms: 200 },
+  });
   const cancel = await fetch(`${keel.baseUrl}/v1/jobs/${jobId}/cancel`, { method: 'POST', headers });
   expect(cancel.status).toBe(202);
   await streamed;

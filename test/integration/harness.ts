@@ -118,6 +118,8 @@ export interface KeelOptions {
   providerEnv?: NodeJS.ProcessEnv;
   /** Per-job cost ceiling handed to every job (JOB_BUDGET_USD). */
   jobBudgetUsd?: number;
+  /** `heartbeat` event interval during model calls (LEVEL_HEARTBEAT_MS). */
+  levelHeartbeatMs?: number;
   rateLimits?: RateLimits;
   streamPollMs?: number;
 }
@@ -147,6 +149,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     heartbeatMs: 15_000,
     streamPollMs: options.streamPollMs ?? 1_000,
     jobBudgetUsd: options.jobBudgetUsd,
+    levelHeartbeatMs: options.levelHeartbeatMs,
   };
   const app = await buildApp(deps, { logger: false });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -139,3 +139,21 @@ test('cancelling a job paused on a question ends it cancelled', async () => {
   expect(events.at(-1)).toMatchObject({ kind: 'error', payload: { code: 'cancelled', retryable: false } });
   expect(await jobStatus(jobId)).toBe('cancelled');
 });
+
+test('a command is answered by the team lead in code, with no model call', async () => {
+  const events = await follow(await submit('/help'));
+  expect(events.some((e) => e.kind === 'routing_decision' || e.kind === 'prompt_sent')).toBe(false);
+  const lead = events.find((e) => e.kind === 'level_finished')!;
+  expect(lead).toMatchObject({ agent_role: 'L1.team_lead', payload: { deterministic: true, intent: 'command' } });
+  expect(events.at(-1)).toMatchObject({ kind: 'final' });
+  expect(events.at(-1)!.payload.agent_message).toContain('/echo');
+});
+
+test('a rule is kept in the job files by the team lead, with no model call', async () => {
+  const jobId = await submit('rule: always write British spelling');
+  const events = await follow(jobId);
+  expect(events.some((e) => e.kind === 'routing_decision')).toBe(false);
+  expect(events.at(-1)).toMatchObject({ kind: 'final', payload: { created_files: ['rules.md'] } });
+  const file = await fetch(`${keel.baseUrl}/v1/jobs/${jobId}/files/rules.md`, { headers: auth() });
+  expect(await file.text()).toBe('# Rules\n\n- always write British spelling\n');
+});

@@ -17,6 +17,8 @@ export interface ModelReply {
   content: string | null;
   toolCalls: ToolCall[];
   usage: { promptTokens: number; completionTokens: number; reasoningTokens: number };
+  /** The vendor's reasoning summary, where it returned one. */
+  reasoning?: string;
   costUsd: number;
   effort?: Rung;
   requestedEffort?: Rung;
@@ -59,6 +61,7 @@ export function modelActivities(deps: { models: ModelRouter; log?: (line: string
             completionTokens: outcome.reply.usage.outputTokens,
             reasoningTokens: outcome.reply.usage.reasoningTokens,
           },
+          reasoning: outcome.reply.reasoning,
           costUsd: outcome.costUsd,
           effort: outcome.effort,
           requestedEffort: outcome.requestedEffort,

@@ -1,7 +1,7 @@
 // Prints the end-to-end latency of a Keel job next to a bare Temporal baseline of the same shape, measured in the
 // same run on the same Temporal dev server (nothing is asserted):
-//   1. Keel  POST /v1/chat over loopback HTTP with the default scenario (`build`, which chains to `review`: 7 level
-//            runs) on the offline demo model, then GET /v1/jobs/:id/stream until `final`;
+//   1. Keel  POST /v1/chat over loopback HTTP with the default scenario (`build`, which chains to `review`; one child
+//            workflow per level run) on the offline demo model, then GET /v1/jobs/:id/stream until `final`;
 //   2. bare  client.workflow.execute of bench/bare-workflows.ts `bareJob`: a parent running one child workflow per
 //            level of a real job, in sequence, each child running as many activities as that level did (counted
 //            from ActivityTaskScheduled events in a real job's child histories), every activity a no-op.
@@ -74,6 +74,13 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
 function msSince(started: bigint): number {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
+
+/** Other work on the machine shows here; both sides share it, since they take turns. */
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** Nearest-rank percentile of ascending samples. */
 function percentile(sorted: number[], q: number): number {
@@ -163,7 +170,9 @@ async function main(): Promise<void> {
   console.log(
     `node ${process.version} | ${os.platform()} ${os.arch()} | ${os.cpus().length} CPUs (${os.cpus()[0]?.model})`,
   );
-  console.log(`temporal CLI ${cli ? `${cli} (${cliVersion})` : 'SDK download'}`);
+  console.log(
+    `temporal CLI ${cli ? `${cli} (${cliVersion})` : 'SDK download'} | load average (1/5/15 min) ${loadAverage()}`,
+  );
   console.log(
     `N=${n} jobs per side, sequential, warm-up=${warmup} per side | job deadline ${JOB_TIMEOUT_MS / 1000} s | ` +
       `worker: SDK defaults, shutdownGraceTime ${SHUTDOWN_GRACE} | stream poll ${STREAM_POLL_MS} ms`,
@@ -272,6 +281,10 @@ async function main(): Promise<void> {
       }),
     );
     const bareDone = bareWorker.run();
+    // A worker that crashes mid-run rejects here; teardown reports it, instead of an unhandled rejection ending the
+    // process before teardown (a job then fails at its deadline).
+    bareDone.catch(() => undefined);
+    keelWorker.done.catch(() => undefined);
     teardown.push([
       'bare worker',
       async () => {
@@ -404,6 +417,7 @@ async function main(): Promise<void> {
       `\nKeel / bare: p50 ${(keel.p50 / bare.p50).toFixed(2)}x, p90 ${(keel.p90 / bare.p90).toFixed(2)}x, ` +
         `mean ${(keel.mean / bare.mean).toFixed(2)}x`,
     );
+    console.log(`load average (1/5/15 min) at the end: ${loadAverage()}`);
   } finally {
     for (const [name, close] of teardown.reverse()) {
       await within(STEP_TIMEOUT_MS, `teardown ${name}`, close()).catch((err: unknown) =>
@@ -418,18 +432,15 @@ function printShape(jobId: string, shape: JobShape, measured: boolean): void {
     `activities per level: ActivityTaskScheduled events in each child's history of ${jobId}` +
       `${measured ? '' : ' (a warm-up job)'}`,
   );
-  for (const child of shape.children) {
-    const level = child.workflowId.slice(jobId.length + 1);
-    console.log(`  ${level.padEnd(16)} ${String(child.activities).padStart(3)}  ${byTypeText(child.byType)}`);
-  }
+  const levels = shape.children.map((child) => child.workflowId.slice(jobId.length + 1));
+  const width = Math.max(16, ...levels.map((level) => level.length));
+  const row = (name: string, activities: number, note: string) =>
+    console.log(`  ${name.padEnd(width)} ${String(activities).padStart(3)}  ${note}`);
+  shape.children.forEach((child, i) => row(levels[i]!, child.activities, byTypeText(child.byType)));
   const total = shape.children.reduce((sum, c) => sum + c.activities, 0);
-  console.log(
-    `  ${`${shape.children.length} children`.padEnd(16)} ${String(total).padStart(3)}  (each bare job's children run these counts)`,
-  );
-  console.log(
-    `  ${'parent runJob'.padEnd(16)} ${String(shape.parent.activities).padStart(3)}  ${byTypeText(shape.parent.byType)}` +
-      ' (the bare parent runs none)\n',
-  );
+  row(`${shape.children.length} children`, total, "(each bare job's children run these counts)");
+  row('parent runJob', shape.parent.activities, `${byTypeText(shape.parent.byType)} (the bare parent runs none)`);
+  console.log();
 }
 
 /** Deletes this run's keys (rate-limit windows, id sequences, ledger) from the shared Redis. */

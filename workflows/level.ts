@@ -118,6 +118,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       await emit(role, 'prompt_sent', { level_id: levelId, round, preview: preview(messages.at(-1)?.content ?? '') });
       const reply = await withHeartbeats(callModel({ candidates, messages, tools }), round);
       for (const hop of reply.hops) await emit(role, 'model_fallback', { level_id: levelId, ...hop });
+      if (reply.reasoning)
+        await emit(role, 'thinking', { level_id: levelId, round, summary: preview(reply.reasoning, 2000) });
       costUsd += reply.costUsd;
       reasoningTokens += reply.usage.reasoningTokens;
       effort = strongestRung([effort, reply.requestedEffort]);

@@ -104,6 +104,31 @@ describe('chat_compat adapter', () => {
     expect(reply.usage).toEqual({ inputTokens: 50, outputTokens: 900, reasoningTokens: 832 });
   });
 
+  it('returns the reasoning summary that compatible servers send as reasoning_content', async () => {
+    fake.enqueue({
+      status: 200,
+      body: {
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'deepseek-reasoner',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: 'Done.', reasoning_content: 'First list the files, then compare.' },
+            finish_reason: 'stop',
+          },
+        ],
+        usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+      },
+    });
+
+    const reply = await call();
+
+    expect(reply.reasoning).toBe('First list the files, then compare.');
+    expect(reply.content).toBe('Done.');
+  });
+
   it('merges the effort fragment into the request body', async () => {
     fake.enqueue(openAIReplies.text('Done.'));
 

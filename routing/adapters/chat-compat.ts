@@ -67,6 +67,17 @@ export const chatCompatAdapter: WireAdapter = {
         outputTokens: completion.usage?.completion_tokens ?? 0,
         reasoningTokens: completion.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
       },
+      ...(reasoningOf(message) ? { reasoning: reasoningOf(message) } : {}),
     };
   },
 };
+
+/**
+ * OpenAI's own chat completions return no reasoning text; compatible servers do, as `reasoning_content`
+ * (DeepSeek, vLLM) or `reasoning` (OpenRouter).
+ */
+function reasoningOf(message: unknown): string | undefined {
+  const fields = (message ?? {}) as { reasoning_content?: unknown; reasoning?: unknown };
+  const text = typeof fields.reasoning_content === 'string' ? fields.reasoning_content : fields.reasoning;
+  return typeof text === 'string' && text.trim() ? text : undefined;
+}

@@ -22,6 +22,8 @@ export interface AdapterReply {
   /** In Keel's chat_compat shape; adapters synthesize stable ids where a wire has none. */
   toolCalls: ToolCall[];
   usage: { inputTokens: number; outputTokens: number; reasoningTokens: number };
+  /** The vendor's reasoning summary, where it returns one (Anthropic thinking blocks, Gemini thoughts, reasoning_content). */
+  reasoning?: string;
 }
 
 export interface WireAdapter {

@@ -155,6 +155,8 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
     expect(reply.content).toBe('Both describe Keel.');
     // 1,200 billed output tokens, of which "Both describe Keel." (19 characters) is about 5.
     expect(reply.usage).toEqual({ inputTokens: 40, outputTokens: 1_200, reasoningTokens: 1_195 });
+    // The thinking summary comes back separately, for the level's `thinking` event.
+    expect(reply.reasoning).toBe('The user wants a comparison; both files mention Keel.');
   });
 
   it('reports no reasoning tokens when no thinking block came back', async () => {

@@ -121,6 +121,7 @@ function fromAnthropicMessage(message: Anthropic.Message, requestedModel: string
   const toolCalls: ToolCall[] = [];
   let visibleChars = 0;
   let thought = false;
+  const thinking: string[] = [];
   for (const block of message.content) {
     if (block.type === 'text') {
       texts.push(block.text);
@@ -131,6 +132,7 @@ function fromAnthropicMessage(message: Anthropic.Message, requestedModel: string
       visibleChars += block.name.length + args.length;
     } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
       thought = true;
+      if (block.type === 'thinking' && block.thinking) thinking.push(block.thinking);
     }
   }
   const outputTokens = message.usage.output_tokens;
@@ -143,6 +145,7 @@ function fromAnthropicMessage(message: Anthropic.Message, requestedModel: string
       outputTokens,
       reasoningTokens: thought ? estimateThinkingTokens(outputTokens, visibleChars) : 0,
     },
+    ...(thinking.length > 0 ? { reasoning: thinking.join('\n') } : {}),
   };
 }
 

@@ -171,6 +171,7 @@ describe('vendor_b (Gemini generateContent) adapter', () => {
 
     expect(reply.content).toBe('Both describe Keel.');
     expect(reply.usage).toEqual({ inputTokens: 22, outputTokens: 616, reasoningTokens: 611 });
+    expect(reply.reasoning).toBe('Comparing the two files…');
   });
 
   it('merges the effort fragment into the request body', async () => {

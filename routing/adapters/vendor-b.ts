@@ -131,8 +131,12 @@ function fromGeminiResponse(response: GenAI.GenerateContentResponse, requestedMo
   const parts = response.candidates?.[0]?.content?.parts ?? [];
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
+  const thoughts: string[] = [];
   for (const part of parts) {
-    if (part.thought) continue;
+    if (part.thought) {
+      if (typeof part.text === 'string' && part.text) thoughts.push(part.text);
+      continue;
+    }
     if (part.functionCall) {
       const name = part.functionCall.name ?? '';
       const args = JSON.stringify(part.functionCall.args ?? {});
@@ -158,6 +162,7 @@ function fromGeminiResponse(response: GenAI.GenerateContentResponse, requestedMo
       outputTokens: (usage?.candidatesTokenCount ?? 0) + reasoningTokens,
       reasoningTokens,
     },
+    ...(thoughts.length > 0 ? { reasoning: thoughts.join('\n') } : {}),
   };
 }
 

@@ -87,7 +87,13 @@ test('a frontier job routes through the shipped catalog: real candidates, a mode
   );
   anthropic.enqueue(
     anthropicReplies.error(529, anthropicErrors.overloaded()),
-    anthropicReplies.text('Task: write hello.md. Acceptance: it greets.', { model: next.model }),
+    anthropicReplies.blocks(
+      [
+        { type: 'thinking', thinking: 'The plan names one file; one task covers it.' },
+        { type: 'text', text: 'Task: write hello.md. Acceptance: it greets.' },
+      ],
+      { model: next.model },
+    ),
     writeFile('# Hello\n'),
     anthropicReplies.text('Wrote hello.md.', { model: executor }),
     anthropicReplies.text('Task: add a closing line. Acceptance: hello.md ends with a sign-off.', { model: opus }),
@@ -123,6 +129,11 @@ test('a frontier job routes through the shipped catalog: real candidates, a mode
   expect(fallback).toMatchObject({
     agent_role: 'L2.architect',
     payload: { from_model: opus, to_model: next.model, to_provider: next.provider, reason: 'provider_unavailable' },
+  });
+  // The vendor's reasoning summary reaches the stream as a `thinking` event of the level.
+  expect(events.find((e) => e.kind === 'thinking')).toMatchObject({
+    agent_role: 'L2.architect',
+    payload: { summary: 'The plan names one file; one task covers it.' },
   });
   const finished = (role: string) => events.find((e) => e.kind === 'level_finished' && e.agent_role === role)!.payload;
   expect(finished('L2.architect')).toMatchObject({ provider: 'anthropic', model: next.model });

@@ -70,11 +70,11 @@ test('doctor stops at step 3 when team controls leave the provider out', async (
   expect(lines.at(-1)).toBe('✗ 3. anthropic is not in team controls');
 });
 
-test('doctor stops at step 4 when no permitted model has a feature a level requires', async () => {
+test('doctor stops at step 4 when no permitted model has a feature a scenario level requires', async () => {
   const env = { ...(await files({ models: [{ ...row, features: ['vision'] }] })), ANTHROPIC_API_KEY: 'k' };
   const { code, lines } = await run(['doctor', 'anthropic'], env);
   expect(code).toBe(1);
-  expect(lines.at(-1)).toMatch(/^✗ 4\. no permitted model can serve L4\.executor: .*claude-haiku.*tool_use/);
+  expect(lines.at(-1)).toMatch(/^✗ 4\. no permitted model can serve L1\.team_lead: .*claude-haiku.*tool_use/);
 });
 
 test('doctor stops at step 5 when the account is unfunded, read from the vendor’s error body', async () => {

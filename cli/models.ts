@@ -16,7 +16,7 @@ import type { Catalog, TeamControls } from '../routing/catalog/types';
 import { modelFilePaths, modelEnv } from '../routing/config';
 import { buildRouter } from '../routing/open-models';
 import { missingCapability } from '../routing/resolve/requirements';
-import { FIRST_CUT_LEVELS } from '../workflows/definitions';
+import { listScenarios, loadScenario } from '../scenarios/load';
 
 export const MODELS_USAGE = `  keel models list [--json]
   keel models resolve --role <L1.team_lead|…> --budget <free|cheap|frontier> [--require <name>]... [--json]
@@ -190,8 +190,16 @@ async function doctor(args: string[], env: NodeJS.ProcessEnv, print: Print): Pro
     return 1;
   }
   step(3, true, `permitted by team controls: ${allowedRows.map((r) => r.model).join(', ')}`);
-  for (const level of FIRST_CUT_LEVELS) {
-    for (const requirement of level.requirements ?? []) {
+  // Every LLM level of every shipped scenario; a level offered tools also needs tool use (code_generation).
+  const levels = (await Promise.all((await listScenarios()).map((name) => loadScenario(name))))
+    .flatMap((scenario) => scenario.levels)
+    .filter((level) => !level.deterministic)
+    .map((level) => ({
+      role: level.role,
+      requirements: [...new Set([...(level.requirements ?? []), ...(level.tools?.length ? ['code_generation'] : [])])],
+    }));
+  for (const level of levels) {
+    for (const requirement of level.requirements) {
       const refusals = allowedRows.map((r) => missingCapability(r, requirement)).filter(Boolean);
       if (refusals.length === allowedRows.length) {
         step(4, false, `no permitted model can serve ${level.role}: ${refusals.join('; ')}`);

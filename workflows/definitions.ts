@@ -86,21 +86,6 @@ export interface JobProgress {
 /** Query: where a running job is, for operators and the API. */
 export const jobProgressQuery = defineQuery<JobProgress>('progress');
 
-export interface LevelSpec {
-  role: string;
-  requirements?: string[];
-  effort?: Rung;
-}
-
-/** The levels of the first-cut scenario, in run order. The hierarchy issue replaces this with scenario data. */
-export const FIRST_CUT_LEVELS: readonly LevelSpec[] = [
-  { role: 'L1.team_lead' },
-  { role: 'L2.architect' },
-  // The executor calls write_file, so only models with tool use can serve it.
-  { role: 'L4.executor', requirements: ['code_generation'] },
-  { role: 'L3.verifier' },
-];
-
 /** Readable child id so an operator finds a level run in the Temporal UI. */
 export function levelWorkflowId(jobId: string, role: string, attempt: number): string {
   return `${jobId}/${role}/${attempt}`;

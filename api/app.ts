@@ -10,7 +10,9 @@ import { healthRoutes } from './routes/health';
 import { jobStreamRoutes } from './routes/job-stream';
 import { jobRoutes } from './routes/jobs';
 import { modelRoutes } from './routes/models';
+import { projectRoutes } from './routes/projects';
 import { resumeRoutes } from './routes/resume';
+import { workflowRoutes } from './routes/workflows';
 
 /** Largest request body accepted; prompts are capped well below it. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -33,10 +35,12 @@ export async function buildApp(deps: ApiDeps, options: FastifyServerOptions = {}
   await app.register(principalPlugin, { pool: deps.pool, queue: deps.queue, rateLimits: deps.rateLimits });
   await app.register(healthRoutes);
   await app.register(chatRoutes(deps));
+  await app.register(projectRoutes(deps));
   await app.register(jobRoutes(deps));
   await app.register(resumeRoutes(deps));
   await app.register(approvalRoutes(deps));
   await app.register(jobStreamRoutes(deps));
   await app.register(modelRoutes(deps));
+  await app.register(workflowRoutes(deps));
   return app;
 }

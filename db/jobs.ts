@@ -59,9 +59,10 @@ export interface NewSubmission {
 export async function recordSubmission(pool: Pool, sub: NewSubmission, enqueue: () => Promise<void>): Promise<void> {
   await withTransaction(pool, async (client) => {
     if (sub.projectSlug) {
-      await client.query('INSERT INTO projects (slug, name) VALUES ($1, $1) ON CONFLICT (slug) DO NOTHING', [
-        sub.projectSlug,
-      ]);
+      await client.query(
+        'INSERT INTO projects (slug, name, org_id) VALUES ($1, $1, $2) ON CONFLICT (slug) DO NOTHING',
+        [sub.projectSlug, sub.orgId],
+      );
     }
     if (sub.newWorkflow) {
       await client.query(

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdAllocationError } from '../../db/ids';
 import { findWorkflow, recordSubmission } from '../../db/jobs';
+import { getProject } from '../../db/projects';
 import {
   KEEL_CREATED_BY,
   KEEL_MODEL_TIER,
@@ -64,6 +65,13 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
 
         let workflowId = body.workflow_id;
         let projectSlug = body.project_slug;
+        if (projectSlug) {
+          const project = await getProject(deps.pool, projectSlug);
+          // A project of another org is invisible; naming an unknown one creates it for the caller's org.
+          if (project && project.org_id !== principal.org_id && !principal.is_admin) {
+            throw new NotFoundError(`project ${projectSlug}`);
+          }
+        }
         if (workflowId) {
           const workflow = await findWorkflow(deps.pool, workflowId);
           if (!workflow || (workflow.org_id !== principal.org_id && !principal.is_admin)) {

@@ -11,7 +11,7 @@ import { parseDocument } from 'yaml';
 import { projectRoot } from '../config/paths';
 import type { Scenario } from '../workflows/scenario-types';
 import { checkScenario, SCENARIO_NAME } from './schema';
-import type { Checked } from './schema';
+import type { Checked } from '../config/schema-helpers';
 
 /**
  * A scenario (or a folder of them) that cannot be used. The message's first line names the file or folder; each

@@ -5,6 +5,14 @@
  * operator can act on it without opening the file.
  */
 import { z } from 'zod';
+import {
+  fieldPath,
+  isRecord,
+  missingIsRequired,
+  type Assert,
+  type Checked,
+  type Equal,
+} from '../config/schema-helpers';
 import { REQUIREMENTS, RUNGS } from '../routing/catalog/types';
 import type { LevelTool, Scenario, ScenarioLevel } from '../workflows/scenario-types';
 
@@ -74,7 +82,6 @@ export const scenarioSchema = z
   .superRefine((scenario, ctx) => scenarioRules(scenario, ctx), { when: () => true });
 
 /** A parsed file's verdict: the typed value, or one human-readable line per problem. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 /** Validates a parsed scenario document; problems read like `scenario build: levels[2] L4.executor: effort: ...`. */
 export function checkScenario(input: unknown): Checked<Scenario> {
@@ -147,11 +154,6 @@ function scenarioRules(value: unknown, ctx: z.RefinementCtx): void {
   }
 }
 
-/** zod words a missing field as "expected string, received undefined"; say what the reader must do instead. */
-function missingIsRequired(issue: z.core.$ZodRawIssue): string | undefined {
-  return issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined;
-}
-
 /**
  * One line per problem: `scenario <name>: [levels[i] <role>: ][<field>: ]<what>`. The name and role are read from
  * the raw input (`?` when absent or not a string), so a problem is located even when those fields are the problem.
@@ -178,20 +180,7 @@ function labelOf(value: unknown): string {
   return typeof value === 'string' && value !== '' ? value : '?';
 }
 
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => {
-    if (typeof part === 'number') return `${out}[${part}]`;
-    return out === '' ? String(part) : `${out}.${String(part)}`;
-  }, '');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 // Compile-time proof that the schema produces exactly the contract in workflows/scenario-types.ts.
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Assert<T extends true> = T;
 export type _ScenarioMatchesContract = Assert<Equal<z.output<typeof scenarioSchema>, Scenario>>;
 export type _LevelMatchesContract = Assert<Equal<z.output<typeof levelSchema>, ScenarioLevel>>;
 export type _ToolsMatchContract = Assert<Equal<(typeof LEVEL_TOOLS)[number], LevelTool>>;

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { checkCatalog, checkTeamControls } from './schema';
-import type { Checked } from './schema';
+import type { Checked } from '../../config/schema-helpers';
 import type { Catalog, ProviderEntry, TeamControls } from './types';
 
 /**

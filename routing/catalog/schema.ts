@@ -4,6 +4,14 @@
  * model as `<provider>/<model>` and the field, so `models check` output can be acted on without opening the file.
  */
 import { z } from 'zod';
+import {
+  fieldPath,
+  isRecord,
+  missingIsRequired,
+  type Assert,
+  type Checked,
+  type Equal,
+} from '../../config/schema-helpers';
 import { FEATURES, RUNGS, TIERS, WIRES } from './types';
 import type { Catalog, TeamControls } from './types';
 
@@ -100,7 +108,6 @@ export const teamControlsSchema = z.strictObject({
 });
 
 /** A parsed file's verdict: the typed value, or one human-readable line per problem. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 /** Validates a parsed catalog document; problems read like `models[3] openai/gpt-5: pricing_per_1k is required ...`. */
 export function checkCatalog(input: unknown): Checked<Catalog> {
@@ -114,11 +121,6 @@ export function checkTeamControls(input: unknown): Checked<TeamControls> {
   const result = teamControlsSchema.safeParse(input, { error: missingIsRequired });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, problems: result.error.issues.flatMap((issue) => describeIssue(issue, input, 'team controls')) };
-}
-
-/** zod words a missing field as "expected string, received undefined"; say what the reader must do instead. */
-function missingIsRequired(issue: z.core.$ZodRawIssue): string | undefined {
-  return issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined;
 }
 
 /** Rules that need more than one row: the provider is declared, the wires agree, a (provider, model) pair is unique. */
@@ -195,23 +197,10 @@ function modelLabel(row: unknown): string {
   return ` ${name(row.provider)}/${name(row.model)}`;
 }
 
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => {
-    if (typeof part === 'number') return `${out}[${part}]`;
-    return out === '' ? String(part) : `${out}.${String(part)}`;
-  }, '');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isWire(value: unknown): value is (typeof WIRES)[number] {
   return typeof value === 'string' && (WIRES as readonly string[]).includes(value);
 }
 
 // Compile-time proof that the schemas produce exactly the contract in types.ts.
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Assert<T extends true> = T;
 export type _CatalogMatchesContract = Assert<Equal<z.output<typeof catalogSchema>, Catalog>>;
 export type _TeamControlsMatchContract = Assert<Equal<z.output<typeof teamControlsSchema>, TeamControls>>;

@@ -20,20 +20,12 @@ import { createQueueStore } from '../queue/create-queue-store';
 import { findTemporalCli } from '../temporal/cli-path';
 import { KEEL_CREATED_BY, KEEL_SEARCH_ATTRIBUTES, KEEL_STATUS, KEEL_WORKFLOW_ID } from '../temporal/search-attributes';
 import type { runJob } from '../workflows/job';
+import { param, percentile } from './measure';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const OP_TIMEOUT_MS = 30_000;
 const PROMPT = 'Write hello.md that greets the reader by name, then mail the summary to ops@example.com.';
-
-/** `--name=value` from argv, else BENCH_<NAME>, else the default; an integer of at least `min`. */
-function param(name: string, fallback: number, min = 1): number {
-  const flag = process.argv.find((arg) => arg.startsWith(`--${name}=`));
-  const raw = flag?.slice(name.length + 3) ?? process.env[`BENCH_${name.toUpperCase()}`] ?? String(fallback);
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
 
 /** One measured operation; its samples and busy seconds accumulate over the rounds. */
 interface Phase {
@@ -41,11 +33,6 @@ interface Phase {
   op: (i: number) => Promise<void>;
   samples: number[];
   seconds: number;
-}
-
-/** Nearest-rank percentile of ascending samples. */
-function percentile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
 let interrupted = false;

@@ -34,6 +34,7 @@ import { KEEL_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { startKeelWorker } from '../temporal/worker';
 import { bareActivities } from './bare-activities';
 import type { bareJob } from './bare-workflows';
+import { param, percentile } from './measure';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -48,15 +49,6 @@ const SHUTDOWN_GRACE = '1 second';
 /** STREAM_POLL_MS's and SSE_HEARTBEAT_MS's defaults; events reach the stream live through Redis, not by polling. */
 const STREAM_POLL_MS = 2_000;
 const HEARTBEAT_MS = 15_000;
-
-/** `--name=value` from argv, else BENCH_<NAME>, else the default; an integer of at least `min`. */
-function param(name: string, fallback: number, min = 1): number {
-  const flag = process.argv.find((arg) => arg.startsWith(`--${name}=`));
-  const raw = flag?.slice(name.length + 3) ?? process.env[`BENCH_${name.toUpperCase()}`] ?? String(fallback);
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
 
 /** Settles as `work` does, or rejects once `ms` have passed (the work itself is then left to teardown). */
 async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
@@ -81,11 +73,6 @@ const loadAverage = () =>
     .loadavg()
     .map((x) => x.toFixed(2))
     .join(' ');
-
-/** Nearest-rank percentile of ascending samples. */
-function percentile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
 
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);

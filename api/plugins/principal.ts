@@ -23,6 +23,16 @@ export function principalOf(request: FastifyRequest): TokenOwner {
   return request.principal;
 }
 
+/** The org rule for every resource: visible to tokens of its org and to admin tokens; to others it does not exist. */
+export function canSee(principal: TokenOwner, orgId: string | null): boolean {
+  return principal.is_admin || orgId === principal.org_id;
+}
+
+/** The org a listing is limited to: the caller's, or null (every org) for an admin. */
+export function orgScope(principal: TokenOwner): string | null {
+  return principal.is_admin ? null : principal.org_id;
+}
+
 /**
  * Authenticates every /v1/* request by its bearer token, then spends one point of the user's and the
  * org's per-minute windows in the queue store (shared by all API replicas through Redis). A refused

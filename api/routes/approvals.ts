@@ -6,7 +6,7 @@ import type { TokenOwner } from '../../db/tokens';
 import { approvalDecisionSignal } from '../../workflows/human-input';
 import type { ApiDeps } from '../deps';
 import { ConflictError, NotFoundError } from '../errors';
-import { principalOf } from '../plugins/principal';
+import { canSee, orgScope, principalOf } from '../plugins/principal';
 import { redactPrompt } from '../redact';
 import { ErrorSchema } from './chat';
 
@@ -63,7 +63,7 @@ function approvalView(row: ApprovalRow): z.infer<typeof ApprovalSchema> {
 /** Same rule as jobs: an approval is visible to its job's org and to admins; to anyone else it does not exist. */
 async function visibleApproval(deps: ApiDeps, principal: TokenOwner, approvalId: string): Promise<ApprovalRow> {
   const approval = await getApproval(deps.pool, approvalId);
-  if (!approval || (approval.org_id !== principal.org_id && !principal.is_admin)) {
+  if (!approval || !canSee(principal, approval.org_id)) {
     throw new NotFoundError(`approval ${approvalId}`);
   }
   return approval;
@@ -83,7 +83,7 @@ export function approvalRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const principal = principalOf(request);
         const rows = await listApprovals(deps.pool, {
           ...request.query,
-          orgId: principal.is_admin ? null : principal.org_id,
+          orgId: orgScope(principal),
         });
         return { approvals: rows.map(approvalView) };
       },

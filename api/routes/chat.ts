@@ -14,7 +14,7 @@ import {
 import type { runJob } from '../../workflows/job';
 import type { ApiDeps } from '../deps';
 import { AppError, NotFoundError, UnavailableError } from '../errors';
-import { principalOf } from '../plugins/principal';
+import { canSee, principalOf } from '../plugins/principal';
 import { redactPrompt } from '../redact';
 
 export const MAX_PROMPT_CHARS = 32_000;
@@ -68,13 +68,13 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         if (projectSlug) {
           const project = await getProject(deps.pool, projectSlug);
           // A project of another org is invisible; naming an unknown one creates it for the caller's org.
-          if (project && project.org_id !== principal.org_id && !principal.is_admin) {
+          if (project && !canSee(principal, project.org_id)) {
             throw new NotFoundError(`project ${projectSlug}`);
           }
         }
         if (workflowId) {
           const workflow = await findWorkflow(deps.pool, workflowId);
-          if (!workflow || (workflow.org_id !== principal.org_id && !principal.is_admin)) {
+          if (!workflow || !canSee(principal, workflow.org_id)) {
             throw new NotFoundError(`workflow ${workflowId}`);
           }
           projectSlug = projectSlug ?? workflow.project_slug ?? undefined;

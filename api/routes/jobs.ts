@@ -8,7 +8,7 @@ import { listJobFiles } from '../../db/files';
 import { findJob, isTerminalStatus, setJobStatus, type JobRow } from '../../db/jobs';
 import type { ApiDeps } from '../deps';
 import { ConflictError, NotFoundError } from '../errors';
-import { principalOf } from '../plugins/principal';
+import { canSee, principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
 
 const JobParams = z.object({ id: z.string().min(1).max(100) });
@@ -39,7 +39,7 @@ export function cancelFlagKey(jobId: string): string {
 /** A job is visible to its org and to admins; to anyone else it does not exist. */
 export async function visibleJob(deps: ApiDeps, principal: TokenOwner, jobId: string): Promise<JobRow> {
   const job = await findJob(deps.pool, jobId);
-  if (!job || (job.org_id !== principal.org_id && !principal.is_admin)) throw new NotFoundError(`job ${jobId}`);
+  if (!job || !canSee(principal, job.org_id)) throw new NotFoundError(`job ${jobId}`);
   return job;
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createProject, getProject, listProjects, type ProjectRow } from '../../db/projects';
 import type { ApiDeps } from '../deps';
 import { ConflictError, NotFoundError } from '../errors';
-import { principalOf } from '../plugins/principal';
+import { canSee, orgScope, principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
 
 const SLUG = z
@@ -30,7 +30,7 @@ export function projectRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request) => {
         const principal = principalOf(request);
         const limit = Math.min(Math.max(request.query.limit ?? 100, 1), 500);
-        const rows = await listProjects(deps.pool, principal.is_admin ? null : principal.org_id, limit);
+        const rows = await listProjects(deps.pool, orgScope(principal), limit);
         return { projects: rows.map(view) };
       },
     );
@@ -59,7 +59,7 @@ export function projectRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request) => {
         const principal = principalOf(request);
         const row = await getProject(deps.pool, request.params.slug);
-        if (!row || (row.org_id !== principal.org_id && !principal.is_admin)) {
+        if (!row || !canSee(principal, row.org_id)) {
           throw new NotFoundError(`project ${request.params.slug}`);
         }
         return view(row);

@@ -11,7 +11,7 @@ import {
 } from '../../db/workflow-list';
 import type { ApiDeps } from '../deps';
 import { AppError, NotFoundError } from '../errors';
-import { principalOf } from '../plugins/principal';
+import { canSee, orgScope, principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
 
 const DEFAULT_LIMIT = 20;
@@ -47,7 +47,7 @@ const HiddenSchema = z.object({ workflow_id: z.string(), hidden: z.boolean() });
 /** A workflow is visible to its org and to admins; to anyone else it does not exist (as for jobs). */
 async function visibleWorkflow(deps: ApiDeps, principal: TokenOwner, workflowId: string): Promise<WorkflowListRow> {
   const workflow = await getWorkflow(deps.pool, workflowId);
-  if (!workflow || (workflow.org_id !== principal.org_id && !principal.is_admin)) {
+  if (!workflow || !canSee(principal, workflow.org_id)) {
     throw new NotFoundError(`workflow ${workflowId}`);
   }
   return workflow;
@@ -78,7 +78,7 @@ export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           throw new AppError(400, 'invalid_cursor', 'cursor: not a next_cursor issued by this API');
         }
         const rows = await listWorkflows(deps.pool, {
-          orgId: principal.is_admin ? null : principal.org_id,
+          orgId: orgScope(principal),
           projectSlug: query.project_slug,
           includeHidden: query.include_hidden === 'true',
           limit,

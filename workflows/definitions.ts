@@ -37,7 +37,7 @@ export interface LevelInput {
   role: string;
   attempt: number;
   /** The scenario's definition of this level: brief, tools, routing constraints. */
-  level?: ScenarioLevel;
+  level: ScenarioLevel;
   /** L3 only: which verification of this job this is (1-based), written into the prompt as `Attempt: <k>`. */
   verifyAttempt?: number;
   /** What the budget still allows this level to spend. */
@@ -51,10 +51,6 @@ export interface LevelInput {
   /** What earlier levels produced, newest last; folded into this level's prompt. */
   context: Array<{ role: string; output: string }>;
   modelTier?: string;
-  /** Named requirement sets (spec table): matched against model features before price. */
-  requirements?: string[];
-  /** The level's effort constraint. */
-  effort?: Rung;
   /** L4 only: the most tool rounds before the level gives up. */
   maxToolRounds?: number;
 }

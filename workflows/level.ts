@@ -70,18 +70,18 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
 
   await emit(role, 'node_started', { node_id: levelId, role, attempt });
-  if (input.level?.deterministic || input.intent) return composeInCode();
-  const tools = toolsFor(input.level?.tools) ?? (role.startsWith('L4.') ? toolsFor(['write_file']) : undefined);
-  const declared = input.level?.requirements ?? input.requirements ?? [];
+  if (input.level.deterministic || input.intent) return composeInCode();
+  const tools = toolsFor(input.level.tools);
+  const declared = input.level.requirements ?? [];
   // A level offered tools can only be served by a model that calls them.
   const requirements = tools && !declared.includes('code_generation') ? [...declared, 'code_generation'] : declared;
   const route = await routeLevel({
     role,
     budget: input.modelTier,
     requirements,
-    effort: input.level?.effort ?? input.effort,
-    pins: input.level?.pins,
-    fallbacks: input.level?.fallback,
+    effort: input.level.effort,
+    pins: input.level.pins,
+    fallbacks: input.level.fallback,
   });
   const intended = route.candidates[0];
   await emit(role, 'routing_decision', {

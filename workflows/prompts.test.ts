@@ -8,6 +8,7 @@ describe('level prompts', () => {
       ids,
       role: 'L4.executor',
       attempt: 1,
+      level: { role: 'L4.executor', prompt: '{{context}}\n\nRequest:\n{{request}}', tools: ['write_file'] },
       request: 'Write hello.md',
       context: [{ role: 'L2.architect', output: 'Task: write hello.md' }],
     });

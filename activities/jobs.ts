@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { setJobStatus, type JobStatus, type JobUsage } from '../db/jobs';
+import { archiveRunGraph } from '../db/run-graphs';
 
 export function jobActivities(deps: { pool: Pool }) {
   return {
@@ -20,6 +21,10 @@ export function jobActivities(deps: { pool: Pool }) {
       if (!found) {
         throw ApplicationFailure.create({ type: 'JobNotRecorded', message: `job ${input.jobId} has no row yet` });
       }
+    },
+    /** Builds and keeps the run graph of a job that is ending with `outcome` (rebuilt if run again). */
+    async archiveRunGraph(input: { jobId: string; outcome: 'completed' | 'failed' | 'cancelled' }): Promise<void> {
+      await archiveRunGraph(deps.pool, input.jobId, input.outcome);
     },
   };
 }

@@ -12,6 +12,7 @@ import { jobRoutes } from './routes/jobs';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { resumeRoutes } from './routes/resume';
+import { workflowGraphRoutes } from './routes/workflow-graph';
 import { workflowRoutes } from './routes/workflows';
 
 /** Largest request body accepted; prompts are capped well below it. */
@@ -42,5 +43,6 @@ export async function buildApp(deps: ApiDeps, options: FastifyServerOptions = {}
   await app.register(jobStreamRoutes(deps));
   await app.register(modelRoutes(deps));
   await app.register(workflowRoutes(deps));
+  await app.register(workflowGraphRoutes(deps));
   return app;
 }

@@ -11,8 +11,6 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { WorkflowStartOptions } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { buildApp } from '../api/app';
-import { createIdAllocator } from '../db/ids';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { createToken } from '../db/tokens';
@@ -20,6 +18,7 @@ import { createQueueStore } from '../queue/create-queue-store';
 import { findTemporalCli } from '../temporal/cli-path';
 import { KEEL_CREATED_BY, KEEL_SEARCH_ATTRIBUTES, KEEL_STATUS, KEEL_WORKFLOW_ID } from '../temporal/search-attributes';
 import type { runJob } from '../workflows/job';
+import { startBenchApi } from './api';
 import { param, percentile } from './measure';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -121,24 +120,8 @@ async function main(): Promise<void> {
     teardown.push(['redis', () => queue.close()]);
 
     const taskQueue = `bench-keel-${runId}`;
-    const app = await buildApp(
-      {
-        pool,
-        queue,
-        temporal: temporal.client,
-        ids: createIdAllocator({ pool, queue }),
-        taskQueue,
-        // GET /v1/models is not part of the measured path.
-        models: { list: () => Promise.resolve([]) },
-        rateLimits: { userPerMinute: 1_000_000, orgPerMinute: 1_000_000 },
-        workspaceRoot: os.tmpdir(),
-        heartbeatMs: 15_000,
-        streamPollMs: 1_000,
-      },
-      { logger: false },
-    );
+    const { app, baseUrl } = await startBenchApi({ pool, queue, temporal: temporal.client, taskQueue: taskQueue });
     teardown.push(['api', () => app.close()]);
-    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     const { token } = await createToken(pool, { userId: 'bench', orgId: 'org-bench', isAdmin: false });
 
     const client = temporal.client;

@@ -45,6 +45,8 @@ export interface NewSubmission {
   promptId: string;
   prompt: string;
   projectSlug?: string;
+  /** The scenario a new workflow runs (its graph is seeded from it); `build` when absent. */
+  scenario?: string;
   modelTier?: string;
   createdBy: string;
   orgId: string;
@@ -66,8 +68,9 @@ export async function recordSubmission(pool: Pool, sub: NewSubmission, enqueue: 
     }
     if (sub.newWorkflow) {
       await client.query(
-        'INSERT INTO workflows (workflow_id, project_slug, created_by, org_id) VALUES ($1, $2, $3, $4)',
-        [sub.workflowId, sub.projectSlug ?? null, sub.createdBy, sub.orgId],
+        `INSERT INTO workflows (workflow_id, project_slug, created_by, org_id, scenario)
+         VALUES ($1, $2, $3, $4, COALESCE($5, 'build'))`,
+        [sub.workflowId, sub.projectSlug ?? null, sub.createdBy, sub.orgId, sub.scenario ?? null],
       );
     } else {
       await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [sub.workflowId]);
@@ -89,14 +92,85 @@ export interface WorkflowRef {
   workflow_id: string;
   project_slug: string | null;
   org_id: string | null;
+  scenario: string;
 }
 
 export async function findWorkflow(pool: Pool, workflowId: string): Promise<WorkflowRef | undefined> {
   const { rows } = await pool.query<WorkflowRef>(
-    'SELECT workflow_id, project_slug, org_id FROM workflows WHERE workflow_id = $1',
+    'SELECT workflow_id, project_slug, org_id, scenario FROM workflows WHERE workflow_id = $1',
     [workflowId],
   );
   return rows[0];
+}
+
+/** The workflow's newest job that has not finished (queued, running or paused), if any. */
+export async function findActiveJob(pool: Pool, workflowId: string): Promise<{ job_id: string } | undefined> {
+  const { rows } = await pool.query<{ job_id: string }>(
+    `SELECT job_id FROM job_runs
+      WHERE workflow_id = $1 AND status NOT IN ('completed', 'failed', 'cancelled')
+      ORDER BY created_at DESC, job_id DESC
+      LIMIT 1`,
+    [workflowId],
+  );
+  return rows[0];
+}
+
+/** The workflow's most recently finished job (completed, failed or cancelled), if any. */
+export async function findLatestFinishedJob(pool: Pool, workflowId: string): Promise<{ job_id: string } | undefined> {
+  const { rows } = await pool.query<{ job_id: string }>(
+    `SELECT job_id FROM job_runs
+      WHERE workflow_id = $1 AND status IN ('completed', 'failed', 'cancelled')
+      ORDER BY finished_at DESC NULLS LAST, created_at DESC, job_id DESC
+      LIMIT 1`,
+    [workflowId],
+  );
+  return rows[0];
+}
+
+/**
+ * Stores a prompt appended to a workflow whose running job takes it, bumping the workflow's updated_at, and calls
+ * `deliver` before committing: the row exists exactly when the job accepted the prompt.
+ */
+export async function recordAppendedPrompt(
+  pool: Pool,
+  prompt: { promptId: string; workflowId: string; jobId: string; prompt: string; createdBy: string },
+  deliver: () => Promise<void>,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    await client.query(
+      `INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by, delivered_to)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [prompt.promptId, prompt.workflowId, prompt.prompt, prompt.createdBy, prompt.jobId],
+    );
+    await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [prompt.workflowId]);
+    await deliver();
+  });
+}
+
+export interface PromptThreadRow {
+  prompt_id: string;
+  workflow_id: string;
+  prompt: string;
+  created_by: string;
+  created_at: Date;
+  /** The job that took the prompt: the one started for it, or the running one it was delivered to. */
+  job_id: string | null;
+  delivered: 'new_job' | 'running_job';
+}
+
+/** The workflow's prompt threads, oldest first. */
+export async function listPromptThreads(pool: Pool, workflowId: string): Promise<PromptThreadRow[]> {
+  const { rows } = await pool.query<PromptThreadRow>(
+    `SELECT p.prompt_id, p.workflow_id, p.prompt, p.created_by, p.created_at,
+            COALESCE(j.job_id, p.delivered_to) AS job_id,
+            CASE WHEN p.delivered_to IS NULL THEN 'new_job' ELSE 'running_job' END AS delivered
+       FROM prompt_threads p
+       LEFT JOIN job_runs j ON j.prompt_id = p.prompt_id
+      WHERE p.workflow_id = $1
+      ORDER BY p.created_at, p.prompt_id`,
+    [workflowId],
+  );
+  return rows;
 }
 
 export async function findJob(pool: Pool | PoolClient, jobId: string): Promise<JobRow | undefined> {

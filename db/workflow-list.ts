@@ -43,8 +43,21 @@ export interface WorkflowListRow {
   hidden: boolean;
   /** RFC 3339, UTC, microsecond precision (formatted by PostgreSQL: a JS Date would drop the microseconds). */
   updated_at: string;
+  /** The scenario the workflow runs (its graph is seeded from it). */
+  scenario: string;
+  latest_job_id: string | null;
   /** The latest job's status; null for a workflow without jobs. */
   status: string | null;
+}
+
+/**
+ * A workflow's state from its latest job's: the spec's non-terminal states are `running`, `processing`, `queued` and
+ * `pending`, so a job waiting for a person (`paused`) and a workflow with no job yet read `pending`; a terminal job
+ * state is the workflow's. Keel does not produce `processing` (clients treat it as non-terminal all the same).
+ */
+export function workflowState(jobStatus: string | null): string {
+  if (jobStatus === null || jobStatus === 'paused') return 'pending';
+  return jobStatus;
 }
 
 const WORKFLOW_ID = /^wf-[0-9]+$/;
@@ -53,13 +66,13 @@ const BASE64URL_UNPADDED = /^[A-Za-z0-9_-]+$/;
 /** Far longer than any cursor we issue (about 50 characters); a bound before decoding anything. */
 const MAX_CURSOR_CHARS = 200;
 
-const ROW_COLUMNS = `w.workflow_id, w.project_slug, w.created_by, w.org_id, w.hidden,
+const ROW_COLUMNS = `w.workflow_id, w.project_slug, w.created_by, w.org_id, w.hidden, w.scenario,
        to_char(w.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at,
-       latest.status`;
+       latest.job_id AS latest_job_id, latest.status`;
 
 /** The latest job by creation; a workflow has few jobs and job_runs_workflow_idx finds them. */
 const LATEST_JOB = `LEFT JOIN LATERAL (
-         SELECT j.status FROM job_runs j
+         SELECT j.job_id, j.status FROM job_runs j
           WHERE j.workflow_id = w.workflow_id
           ORDER BY j.created_at DESC, j.job_id DESC
           LIMIT 1

@@ -33,6 +33,8 @@ export const EVENT_KIND_GROUPS = {
     'build_verify_failed',
   ],
   human: ['ask_user', 'approval_requested', 'human_task_assigned'],
+  /** Keel's own addition (the catalog grows): a follow-up prompt reached a running job. */
+  workflow: ['prompt_appended'],
   skills: [
     'product_build_started',
     'capability_acquisition_blocked',

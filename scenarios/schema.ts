@@ -43,7 +43,7 @@ const requirementName = z.string().refine((name) => (REQUIREMENTS as readonly st
   error: (issue) => `${JSON.stringify(issue.input)} is not a requirement; use one of ${REQUIREMENTS.join(', ')}`,
 });
 
-const levelSchema = z
+export const levelSchema = z
   .strictObject({
     role: z.string().regex(LEVEL_ROLE, 'must look like L<1-4>.<name>, e.g. L4.executor (lowercase, digits, "_")'),
     requirements: z.array(requirementName).optional(),

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Intent } from './intents';
-import type { ScenarioLevel } from './scenario-types';
+import type { Scenario, ScenarioLevel } from './scenario-types';
 import type { Rung } from '../routing/catalog/types';
 
 /** Ids every event of a job carries. */
@@ -19,6 +19,8 @@ export interface JobInput {
   createdBy: string;
   /** The scenario to run first; `build` by default. */
   scenario?: string;
+  /** The workflow's edited agent graph, as a scenario; run instead of the `scenario` file when present. */
+  graph?: Scenario;
   /** Per-job cost ceiling in USD; past it the job emits budget_exceeded and stops. */
   budgetUsd?: number;
   /** While a model call runs longer than this, its level emits a `heartbeat` event this often (ms). */

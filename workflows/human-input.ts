@@ -48,3 +48,22 @@ export const interruptsQuery = defineQuery<PendingInterrupt[]>('interrupts');
 /** ApplicationFailure types the resume validator throws; the API maps them to 409 codes. */
 export const JOB_NOT_PAUSED = 'JobNotPaused';
 export const UNKNOWN_CALL_ID = 'UnknownCallId';
+
+/** A prompt appended to a workflow while its job runs (`POST /v1/workflows/:id/prompts`). */
+export interface AppendedPrompt {
+  prompt_id: string;
+  /** Already redacted by the API. */
+  prompt: string;
+}
+
+/**
+ * Update sent to the running JOB workflow: the job folds the prompt into the context of every level it runs from then
+ * on, and runs its scenario once more if no level saw it. An update rather than a fire-and-forget signal because a
+ * job that is already closing cannot act on it: the validator refuses with JOB_CLOSING, the caller then starts a new
+ * job in the workflow, and no prompt is accepted and silently dropped. The API sends it with the prompt id as the
+ * update id, so a retried delivery is taken once.
+ */
+export const appendPromptUpdate = defineUpdate<{ accepted: true }, [AppendedPrompt]>('appendPrompt');
+
+/** ApplicationFailure type of an appendPrompt refused because the job has run its last level. */
+export const JOB_CLOSING = 'JobClosing';

@@ -1,6 +1,8 @@
 import {
+  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
+  condition,
   executeChild,
   getExternalWorkflowHandle,
   isCancellation,
@@ -26,11 +28,19 @@ import {
 } from './definitions';
 import { createEmitter } from './emit';
 import { classifyIntent, type Intent } from './intents';
-import { interruptsQuery, JOB_NOT_PAUSED, resumeUpdate, UNKNOWN_CALL_ID } from './human-input';
+import {
+  appendPromptUpdate,
+  interruptsQuery,
+  JOB_CLOSING,
+  JOB_NOT_PAUSED,
+  resumeUpdate,
+  UNKNOWN_CALL_ID,
+  type AppendedPrompt,
+} from './human-input';
 import { BUDGET_EXCEEDED, runLevel } from './level';
 import type { Scenario, ScenarioLevel } from './scenario-types';
 
-const { markJobStatus, loadScenario } = proxyActivities<Activities>({
+const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
@@ -48,8 +58,9 @@ export const DEFAULT_SCENARIO = 'build';
 /**
  * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor
  * (then to the L2 level that issued the task), follows `chain:` to a follow-up scenario, pauses for people
- * (ask_user via the `resume` Update, approvals via signals to the waiting level) and ends with exactly one
- * terminal event, `final` or `error`. The workflow id is the job id.
+ * (ask_user via the `resume` Update, approvals via signals to the waiting level), takes follow-up prompts of its
+ * workflow (the `appendPrompt` Update) into the context of every later level, and ends with exactly one terminal
+ * event, `final` or `error`, after which it archives its run graph. The workflow id is the job id.
  */
 export async function runJob(input: JobInput): Promise<JobResult> {
   const { job_id: jobId } = input.ids;
@@ -63,6 +74,11 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   let spentUsd = 0;
   let verifications = 0;
   let previousRole: string | undefined;
+  /** Follow-up prompts, oldest first; the first `seenFollowUps` of them have been in some level's context. */
+  const followUps: AppendedPrompt[] = [];
+  let seenFollowUps = 0;
+  /** Set when no level will run any more: from then on a follow-up is refused (the API starts a new job). */
+  let closing = false;
 
   setHandler(jobProgressQuery, () => progress);
   setHandler(interruptsQuery, () =>
@@ -110,12 +126,37 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     },
   );
 
+  setHandler(
+    appendPromptUpdate,
+    async (appended) => {
+      followUps.push(appended);
+      await emit(JOB_ROLE, 'prompt_appended', {
+        prompt_id: appended.prompt_id,
+        preview: appended.prompt.slice(0, 200),
+      });
+      return { accepted: true as const };
+    },
+    {
+      validator: (_appended) => {
+        if (closing) {
+          throw ApplicationFailure.create({
+            type: JOB_CLOSING,
+            message: `job ${jobId} has run its last level and cannot take a follow-up`,
+          });
+        }
+      },
+    },
+  );
+
   /** Runs one level as a child workflow and accounts for its cost against the job's budget. */
   async function runChild(
     level: ScenarioLevel,
     context: Array<{ role: string; output: string }>,
     extra: { verifyAttempt?: number; intent?: Exclude<Intent, { kind: 'llm' }> } = {},
   ): Promise<LevelResult> {
+    // `context` holds every follow-up so far (nothing awaited since it was built); a level composed in code does not
+    // act on them, so only a model-backed level counts as having seen them.
+    if (!level.deterministic) seenFollowUps = followUps.length;
     const attempt = (attempts.get(level.role) ?? 0) + 1;
     attempts.set(level.role, attempt);
     progress.currentLevel = level.role;
@@ -175,8 +216,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     return result;
   }
 
+  /** What a level is told happened before it: earlier outputs, then the user's follow-ups so far. */
   const contextOf = (extra: Array<{ role: string; output: string }> = []) => [
     ...results.map((r) => ({ role: r.role, output: r.output })),
+    ...followUps.map((f) => ({ role: `follow-up prompt ${f.prompt_id} from the user`, output: f.prompt })),
     ...extra,
   ];
 
@@ -254,21 +297,46 @@ export async function runJob(input: JobInput): Promise<JobResult> {
 
     // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.
     const intent = classifyIntent(input.prompt);
-    let next: string | undefined = intent.kind === 'llm' ? (input.scenario ?? DEFAULT_SCENARIO) : undefined;
+    const next: string | undefined = intent.kind === 'llm' ? (input.scenario ?? DEFAULT_SCENARIO) : undefined;
     if (intent.kind !== 'llm') {
       results.push(await runChild({ role: JOB_ROLE, prompt: '', deterministic: true }, [], { intent }));
     }
     let previousScenario: string | undefined;
-    while (next) {
-      const scenario: Scenario = await loadScenario({ name: next });
-      if (previousScenario) await emit(JOB_ROLE, 'scenario_chained', { from: previousScenario, to: scenario.name });
-      progress.scenario = scenario.name;
-      await emit(JOB_ROLE, 'scenario_started', { scenario: scenario.name, levels: scenario.levels.map((l) => l.role) });
-      await runScenario(scenario);
-      await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
-      previousScenario = scenario.name;
-      next = scenario.chain?.scenario;
+    /** Runs a scenario and the chain that follows it; `first` is the workflow's graph or a scenario file's name. */
+    const runChain = async (first: Scenario | string, followUpIds: string[] = []) => {
+      let scenario: Scenario = typeof first === 'string' ? await loadScenario({ name: first }) : first;
+      for (;;) {
+        if (previousScenario) {
+          await emit(JOB_ROLE, 'scenario_chained', {
+            from: previousScenario,
+            to: scenario.name,
+            ...(followUpIds.length > 0 ? { follow_up_prompts: followUpIds } : {}),
+          });
+          followUpIds = [];
+        }
+        progress.scenario = scenario.name;
+        await emit(JOB_ROLE, 'scenario_started', {
+          scenario: scenario.name,
+          levels: scenario.levels.map((l) => l.role),
+        });
+        await runScenario(scenario);
+        await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
+        previousScenario = scenario.name;
+        if (!scenario.chain) return;
+        scenario = await loadScenario({ name: scenario.chain.scenario });
+      }
+    };
+    const firstScenario = input.graph ?? next;
+    if (firstScenario) await runChain(firstScenario);
+    // A follow-up that arrived after the last level started has not been acted on: run the job's scenario again.
+    while (followUps.length > seenFollowUps) {
+      const unseen = followUps.slice(seenFollowUps).map((f) => f.prompt_id);
+      await runChain(input.graph ?? input.scenario ?? DEFAULT_SCENARIO, unseen);
     }
+    // No await between the check above and this line, so no follow-up can slip in unseen. A follow-up accepted just
+    // before still emits its prompt_appended, which must come before the terminal event.
+    closing = true;
+    await condition(allHandlersFinished);
     progress.currentLevel = undefined;
 
     const summary = summarize(results, progress.createdFiles);
@@ -280,6 +348,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     };
     // Status before the terminal event: a client that reads the job after `final` sees it finished.
     await markJobStatus({ jobId, status: 'completed', summary, usage });
+    // Archived before the terminal event, so the run graph is there for a client that has seen `final`.
+    await archiveRunGraph({ jobId, outcome: 'completed' });
     await emit(JOB_ROLE, 'final', {
       agent_message: intent.kind !== 'llm' ? results[0]!.output : (executor?.output ?? summary),
       summary,
@@ -292,15 +362,18 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     progress.status = 'completed';
     return { status: 'completed', summary, createdFiles: progress.createdFiles };
   } catch (err) {
+    closing = true;
     const cancelled = isCancellation(err);
     progress.status = cancelled ? 'cancelled' : 'failed';
     // The terminal event and status must be written even though this workflow is being cancelled.
     await CancellationScope.nonCancellable(async () => {
+      await condition(allHandlersFinished);
       await markJobStatus({
         jobId,
         status: cancelled ? 'cancelled' : 'failed',
         error: { code: cancelled ? 'cancelled' : errorCode(err), message: describe(err) },
       });
+      await archiveRunGraph({ jobId, outcome: cancelled ? 'cancelled' : 'failed' });
       await emit(JOB_ROLE, 'error', {
         retryable: !cancelled && !isNonRetryable(err),
         code: cancelled ? 'cancelled' : errorCode(err),

@@ -1,36 +1,55 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/**
- * A stand-in LLM vendor on the chat_compat wire for tests that need to act while a call is in flight:
- * it forwards every request to an upstream chat_compat server (the demo model), except that the first
- * request for the given level waits until `release()`. `reached` resolves when that request arrives.
- */
-export async function startGatedModel(options: { upstream: string; holdLevel: string }): Promise<{
-  baseUrl: string;
+/** One armed hold: the first request for its level waits until `release()`; `reached` resolves when it arrives. */
+export interface Hold {
   reached: Promise<void>;
   release(): void;
-  requests(): number;
-  close(): Promise<void>;
-}> {
-  let markReached!: () => void;
-  const reached = new Promise<void>((resolve) => (markReached = resolve));
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let held = false;
-  let count = 0;
+}
+
+/**
+ * A stand-in LLM vendor on the chat_compat wire for tests that need to act while a call is in flight: it forwards
+ * every request to an upstream chat_compat server (the demo model) and keeps each request body, except that the
+ * first request for an armed level waits until that hold is released. `holdLevel` arms one hold at start (its
+ * `reached` and `release` are the returned ones); `hold(level)` arms another later.
+ */
+export async function startGatedModel(options: { upstream: string; holdLevel?: string }): Promise<
+  Hold & {
+    baseUrl: string;
+    hold(level: string): Hold;
+    requests(): number;
+    /** Every request body received so far, in arrival order. */
+    bodies(): string[];
+    close(): Promise<void>;
+  }
+> {
+  const armed: Array<Hold & { level: string; arrive(): void; released: Promise<void> }> = [];
+  const bodies: string[] = [];
+  const releases: Array<() => void> = [];
+
+  const hold = (level: string): Hold => {
+    let arrive!: () => void;
+    const reached = new Promise<void>((resolve) => (arrive = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    armed.push({ level, reached, release, arrive, released });
+    releases.push(release);
+    return { reached, release };
+  };
+  const first = options.holdLevel ? hold(options.holdLevel) : { reached: Promise.resolve(), release: () => {} };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       void (async () => {
-        count += 1;
         const body = Buffer.concat(chunks).toString('utf8');
-        if (!held && body.includes(`Keel level: ${options.holdLevel}`)) {
-          held = true;
-          markReached();
-          await released;
+        bodies.push(body);
+        const index = armed.findIndex((h) => body.includes(`Keel level: ${h.level}`));
+        if (index >= 0) {
+          const [held] = armed.splice(index, 1);
+          held!.arrive();
+          await held!.released;
         }
         const upstream = await fetch(`${options.upstream}${req.url?.replace(/^\/v1/, '') ?? ''}`, {
           method: req.method,
@@ -49,11 +68,13 @@ export async function startGatedModel(options: { upstream: string; holdLevel: st
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    reached,
-    release,
-    requests: () => count,
+    reached: first.reached,
+    release: first.release,
+    hold,
+    requests: () => bodies.length,
+    bodies: () => [...bodies],
     async close() {
-      release();
+      for (const release of releases) release();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -151,7 +151,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     jobBudgetUsd: options.jobBudgetUsd,
     levelHeartbeatMs: options.levelHeartbeatMs,
   };
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(deps, { logger: process.env.KEEL_TEST_API_LOG === '1' ? { level: 'error' } : false });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const { token } = await createToken(options.db.pool, { userId: 'dev', orgId: 'org-test', isAdmin: true });
   const workers: RunningWorker[] = [];

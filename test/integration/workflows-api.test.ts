@@ -44,7 +44,9 @@ interface WorkflowOut {
   created_by: string;
   updated_at: string;
   hidden: boolean;
-  status: string | null;
+  status: string;
+  latest_job_id: string | null;
+  scenario: string;
 }
 
 interface ListBody {
@@ -279,7 +281,9 @@ describe('filters, hide / unhide and org scoping', () => {
       created_by: 'user',
       updated_at: '2026-06-01T00:00:00.000001Z',
       hidden: false,
-      status: null,
+      status: 'pending',
+      latest_job_id: null,
+      scenario: 'build',
     });
     for (let i = 0; i < 2; i++) {
       expect(await call('/v1/workflows/wf-900001/hide', { method: 'POST', token })).toEqual({

@@ -1,0 +1,145 @@
+/**
+ * Starting a job: the one path behind `POST /v1/chat`, `POST /v1/workflows` and a prompt appended to a workflow with
+ * no running job. Rows (project, workflow, prompt thread, job run) and the Temporal start commit together or not at
+ * all; the job runs the workflow's edited graph when it has one.
+ */
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { IdAllocationError } from '../db/ids';
+import { findWorkflow, recordSubmission, type WorkflowRef } from '../db/jobs';
+import { getProject } from '../db/projects';
+import { loadWorkflowGraph } from '../db/workflow-graphs';
+import type { TokenOwner } from '../db/tokens';
+import { graphToScenario } from '../scenarios/graph';
+import {
+  KEEL_CREATED_BY,
+  KEEL_MODEL_TIER,
+  KEEL_PROJECT,
+  KEEL_STATUS,
+  KEEL_WORKFLOW_ID,
+} from '../temporal/search-attributes';
+import type { runJob } from '../workflows/job';
+import type { ApiDeps } from './deps';
+import { AppError, NotFoundError, UnavailableError } from './errors';
+import { canSee } from './plugins/principal';
+
+export interface JobSubmission {
+  /** Already redacted. */
+  prompt: string;
+  projectSlug?: string;
+  /** An existing workflow to start the job in; a new workflow is created when absent. */
+  workflowId?: string;
+  /** Run this scenario file instead of the workflow's graph or scenario. */
+  scenario?: string;
+  modelTier?: string;
+  /** A prompt id allocated already (by an append that fell back to a new job). */
+  promptId?: string;
+}
+
+export interface SubmittedJob {
+  job_id: string;
+  workflow_id: string;
+  prompt_id: string;
+}
+
+/** A workflow the caller may see, or 404 (another org's workflow does not exist for them). */
+export async function visibleWorkflowRef(
+  deps: ApiDeps,
+  principal: TokenOwner,
+  workflowId: string,
+): Promise<WorkflowRef> {
+  const workflow = await findWorkflow(deps.pool, workflowId);
+  if (!workflow || !canSee(principal, workflow.org_id)) throw new NotFoundError(`workflow ${workflowId}`);
+  return workflow;
+}
+
+export async function allocate<T>(next: () => Promise<T>): Promise<T> {
+  try {
+    return await next();
+  } catch (err) {
+    if (err instanceof IdAllocationError) throw new UnavailableError('id_allocation_failed', err.message);
+    throw err;
+  }
+}
+
+export async function submitJob(
+  deps: ApiDeps,
+  principal: TokenOwner,
+  sub: JobSubmission,
+  log: FastifyBaseLogger,
+): Promise<SubmittedJob> {
+  let projectSlug = sub.projectSlug;
+  if (projectSlug) {
+    const project = await getProject(deps.pool, projectSlug);
+    // A project of another org is invisible; naming an unknown one creates it for the caller's org.
+    if (project && !canSee(principal, project.org_id)) throw new NotFoundError(`project ${projectSlug}`);
+  }
+  const existing = sub.workflowId ? await visibleWorkflowRef(deps, principal, sub.workflowId) : undefined;
+  projectSlug = projectSlug ?? existing?.project_slug ?? undefined;
+  // An explicitly named scenario wins; otherwise the workflow's edited graph, else its scenario file.
+  const stored = existing && !sub.scenario ? await loadWorkflowGraph(deps.pool, existing.workflow_id) : undefined;
+  const graph = stored ? graphToScenario(stored.graph, existing!.workflow_id) : undefined;
+  const scenario = sub.scenario ?? existing?.scenario;
+
+  const [workflowId, promptId] = await allocate(() =>
+    Promise.all([existing?.workflow_id ?? deps.ids.nextWorkflowId(), sub.promptId ?? deps.ids.nextPromptId()]),
+  );
+  const jobId = `job-${crypto.randomUUID()}`;
+  const ids = { job_id: jobId, workflow_id: workflowId, prompt_id: promptId };
+  const createdBy = principal.user_id || 'user';
+
+  await recordSubmission(
+    deps.pool,
+    {
+      jobId,
+      workflowId,
+      newWorkflow: !existing,
+      promptId,
+      prompt: sub.prompt,
+      projectSlug,
+      scenario,
+      modelTier: sub.modelTier,
+      createdBy,
+      orgId: principal.org_id,
+      taskQueue: deps.taskQueue,
+    },
+    // Starting the workflow is the durable enqueue; it happens before the rows commit.
+    async () => {
+      try {
+        await deps.temporal.workflow.start<typeof runJob>('runJob', {
+          workflowId: jobId,
+          taskQueue: deps.taskQueue,
+          args: [
+            {
+              ids,
+              prompt: sub.prompt,
+              projectSlug,
+              modelTier: sub.modelTier,
+              createdBy,
+              scenario,
+              graph,
+              budgetUsd: deps.jobBudgetUsd,
+              heartbeatEveryMs: deps.levelHeartbeatMs,
+            },
+          ],
+          memo: { prompt_preview: sub.prompt.slice(0, 200) },
+          typedSearchAttributes: [
+            { key: KEEL_WORKFLOW_ID, value: workflowId },
+            { key: KEEL_CREATED_BY, value: createdBy },
+            { key: KEEL_STATUS, value: 'queued' },
+            ...(projectSlug ? [{ key: KEEL_PROJECT, value: projectSlug }] : []),
+            ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
+          ],
+        });
+      } catch (err) {
+        log.error({ err }, 'could not start the job workflow');
+        throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');
+      }
+    },
+  ).catch((err: unknown) => {
+    if (err instanceof AppError) throw err;
+    log.error({ err }, 'could not record the submission');
+    throw new UnavailableError('database_unavailable', 'the submission could not be stored; retry');
+  });
+  return ids;
+}

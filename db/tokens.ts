@@ -15,6 +15,11 @@ export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 
+/** A new 256-bit random API token, in clear. */
+export function generateToken(): string {
+  return `${TOKEN_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
+}
+
 /**
  * Creates an API token and returns it in clear exactly once; only its hash is stored.
  * With `token` given (the dev token from KEEL_DEV_TOKEN), that value is registered instead.
@@ -23,7 +28,7 @@ export async function createToken(
   pool: Pool,
   owner: { userId: string; orgId: string; isAdmin: boolean; label?: string; token?: string },
 ): Promise<{ token: string; tokenId: string }> {
-  const token = owner.token ?? `${TOKEN_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
+  const token = owner.token ?? generateToken();
   const tokenId = `tok_${crypto.randomBytes(8).toString('hex')}`;
   await pool.query(
     `INSERT INTO api_tokens (token_id, token_hash, user_id, org_id, is_admin, label)

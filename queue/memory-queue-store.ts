@@ -35,6 +35,7 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
   // One keyspace for flags, claims and counters, as in Redis, so a key means the same thing in both stores.
   const entries = new Map<string, Entry>();
   const channels = new Map<string, Set<Listener>>();
+  const records = new Map<string, Map<string, string>>();
   const limiters = new Map<string, RateLimiterMemory>();
   let closed = false;
 
@@ -163,6 +164,29 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
         }
         entries.set(prefix + key, { value: 1, expiresAt: null });
         return 1;
+      });
+    },
+
+    putRecord(collection, id, value) {
+      return settle(() => {
+        assertOpen();
+        const name = prefix + collection;
+        if (!records.has(name)) records.set(name, new Map());
+        records.get(name)!.set(id, value);
+      });
+    },
+
+    getRecord(collection, id) {
+      return settle(() => {
+        assertOpen();
+        return records.get(prefix + collection)?.get(id);
+      });
+    },
+
+    listRecords(collection) {
+      return settle(() => {
+        assertOpen();
+        return [...(records.get(prefix + collection)?.values() ?? [])];
       });
     },
 

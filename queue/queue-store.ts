@@ -34,6 +34,14 @@ export interface QueueStore {
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
   /** Atomically increments and returns the counter `key` (1 on first use); never expires. */
   incrementCounter(key: string): Promise<number>;
+  /**
+   * Stores `value` under `id` in the record collection `collection`, replacing what was there; never expires. For the
+   * development mode without a database, where the queue store holds workflows (so it is not built for volume).
+   */
+  putRecord(collection: string, id: string, value: string): Promise<void>;
+  getRecord(collection: string, id: string): Promise<string | undefined>;
+  /** Every record of the collection, in no particular order. */
+  listRecords(collection: string): Promise<string[]>;
   /** Publishes to a live channel; subscribers that are not connected miss it (the database is the backlog). */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is live; the returned function unsubscribes. */

@@ -185,6 +185,19 @@ export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOpti
       return commands.incr(prefix + key);
     },
 
+    // One hash per collection: HSET replaces a record atomically, HVALS reads the collection in one round trip.
+    async putRecord(collection, id, value) {
+      await commands.hset(prefix + collection, id, value);
+    },
+
+    async getRecord(collection, id) {
+      return (await commands.hget(prefix + collection, id)) ?? undefined;
+    },
+
+    async listRecords(collection) {
+      return commands.hvals(prefix + collection);
+    },
+
     async publish(channel, message) {
       await commands.publish(prefix + channel, message);
     },

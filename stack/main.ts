@@ -19,6 +19,7 @@ import { connectClient, connectWorker, ensureSearchAttributes } from '../tempora
 import { startDevServer, type DevServer } from '../temporal/dev-server';
 import { startKeelWorker } from '../temporal/worker';
 import { loadStackConfig } from './config';
+import { runWithoutDatabase } from './without-database';
 import { devTokenPath, readDevToken, stackStatePath, type StackState } from './state-file';
 
 type Closer = () => Promise<unknown>;
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     for (const close of closers.reverse()) await close().catch((err: unknown) => console.error(String(err)));
   };
 
+  if (!env.POSTGRES_DSN && env.KEEL_EMBEDDED_DB === 'off') return runWithoutDatabase(env, dataDir);
   try {
     let devServer: DevServer | undefined;
     if (!env.TEMPORAL_ADDRESS) {

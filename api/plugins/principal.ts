@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Pool } from 'pg';
-import { findTokenOwner, type TokenOwner } from '../../db/tokens';
+import type { TokenOwner } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
 import { RateLimitedError, UnauthorizedError } from '../errors';
 
@@ -39,13 +38,21 @@ export function orgScope(principal: TokenOwner): string | null {
  * request stops here, before any handler stores or starts anything.
  */
 export const principalPlugin = fp(
-  async (app: FastifyInstance, opts: { pool: Pool; queue: QueueStore; rateLimits: RateLimits }) => {
+  async (
+    app: FastifyInstance,
+    opts: {
+      /** The owner of a presented token: a database lookup, or the dev token in the no-database mode. */
+      findOwner: (token: string) => Promise<TokenOwner | undefined>;
+      queue: QueueStore;
+      rateLimits: RateLimits;
+    },
+  ) => {
     app.addHook('onRequest', async (request) => {
       if (!request.url.startsWith('/v1/')) return;
       const header = request.headers.authorization;
       const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       if (!match) throw new UnauthorizedError('missing API token: send Authorization: Bearer <token>');
-      const owner = await findTokenOwner(opts.pool, match[1]!);
+      const owner = await opts.findOwner(match[1]!);
       if (!owner) throw new UnauthorizedError('invalid or revoked API token');
       request.principal = owner;
 

@@ -324,6 +324,22 @@ describe.each(implementations)('$name queue store', ({ name, sharedAcrossStores,
     });
   });
 
+  describe('records', () => {
+    it('stores, replaces, reads and lists records per collection, separately for each prefix', async () => {
+      await store.putRecord('workflows', 'wf-1', '{"v":1}');
+      await store.putRecord('workflows', 'wf-2', '{"v":2}');
+      await store.putRecord('workflows', 'wf-1', '{"v":3}');
+      await store.putRecord('prompts', 'pt-1', 'p');
+      const otherInstance = await openStore(otherPrefix);
+
+      expect(await store.getRecord('workflows', 'wf-1')).toBe('{"v":3}');
+      expect(await store.getRecord('workflows', 'wf-9')).toBeUndefined();
+      expect((await store.listRecords('workflows')).sort()).toEqual(['{"v":2}', '{"v":3}']);
+      expect(await store.listRecords('nothing-here')).toEqual([]);
+      expect(await otherInstance.getRecord('workflows', 'wf-1')).toBeUndefined();
+    });
+  });
+
   describe('publish / subscribe', () => {
     it('delivers to subscribers of that channel only', async () => {
       const onJob1 = inbox();

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { queueWorkflows } from '../../api/workflow-directory';
 import { createToken } from '../../db/tokens';
 import { encodeCursor, listWorkflowsQuery, type ListWorkflowsOptions } from '../../db/workflow-list';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest, type TestDatabase } from './harness';
@@ -318,6 +319,30 @@ describe('filters, hide / unhide and org scoping', () => {
     expect(ids(await list('?include_hidden=true&limit=100', admin))).toEqual(
       expect.arrayContaining(['wf-900003', 'wf-900002', 'wf-900001']),
     );
+  });
+
+  test('a direct lookup the database does not know falls back to the queue store (the list does not)', async () => {
+    const devRow = {
+      workflow_id: 'wf-930001',
+      project_slug: null,
+      created_by: 'dev',
+      org_id: 'org-fallback',
+      hidden: false,
+      scenario: 'build',
+      updated_at: '2026-06-02T00:00:00.000001Z',
+      latest_job_id: null,
+      status: null,
+    };
+    await queueWorkflows(infra.queue).put(devRow);
+    const fallbackToken = await tokenFor('org-fallback');
+    expect(await call('/v1/workflows/wf-930001', { token: fallbackToken })).toEqual({
+      status: 200,
+      body: { ...devRow, org_id: undefined, status: 'pending' },
+    });
+    expect((await call('/v1/workflows/wf-930001/hide', { method: 'POST', token: fallbackToken })).status).toBe(200);
+    expect(((await call('/v1/workflows/wf-930001', { token: fallbackToken })).body as WorkflowOut).hidden).toBe(true);
+    expect(await list('?include_hidden=true', fallbackToken)).toEqual({ workflows: [], next_cursor: null });
+    expectError(await call('/v1/workflows/wf-930001', { token: otherToken }), 404, 'not_found');
   });
 
   test("status is the latest job's status, for a workflow created through POST /v1/chat", async () => {

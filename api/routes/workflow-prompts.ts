@@ -1,25 +1,14 @@
-import {
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  WorkflowUpdateRPCTimeoutOrCancelledError,
-  WorkflowUpdateStage,
-} from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { findActiveJob, listPromptThreads, recordAppendedPrompt } from '../../db/jobs';
-import { appendPromptUpdate, JOB_CLOSING } from '../../workflows/human-input';
+import { listPromptThreads } from '../../db/jobs';
+import { appendPrompt } from '../append-prompt';
 import type { ApiDeps } from '../deps';
-import { UnavailableError } from '../errors';
 import { principalOf } from '../plugins/principal';
 import { redactPrompt } from '../redact';
-import { allocate, submitJob } from '../submit';
+import { submitJob } from '../submit';
 import { databaseWorkflows } from '../workflow-directory';
 import { ChatRequestSchema, ErrorSchema } from './chat';
 import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowSchema } from './workflows';
-
-/** How long a running job has to accept a follow-up before the request gives up (as for resume). */
-const APPEND_DEADLINE_MS = 20_000;
 
 export const CreateWorkflowBody = ChatRequestSchema.omit({ workflow_id: true });
 export const AppendPromptBody = ChatRequestSchema.pick({ prompt: true, metadata: true });
@@ -41,16 +30,6 @@ const PromptAcceptedSchema = z.object({
   /** `running_job`: the running job took it into its context; `new_job`: none ran, so a job was started for it. */
   delivered: z.enum(['new_job', 'running_job']),
 });
-
-/** True when the job could not take the follow-up because it is closing or already closed. */
-function jobCannotTake(err: unknown): boolean {
-  if (err instanceof WorkflowNotFoundError) return true;
-  return (
-    err instanceof WorkflowUpdateFailedError &&
-    err.cause instanceof ApplicationFailure &&
-    err.cause.type === JOB_CLOSING
-  );
-}
 
 /**
  * Workflows with a database: the read routes over PostgreSQL (queue-store fallback for a direct lookup), creating a
@@ -136,54 +115,13 @@ export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const principal = principalOf(request);
         const workflow = await visibleWorkflow(directory, principal, request.params.id);
         const prompt = redactPrompt(request.body.prompt).text;
-        const promptId = await allocate(() => deps.ids.nextPromptId());
-        const active = await findActiveJob(deps.pool, workflow.workflow_id);
-        if (active) {
-          try {
-            await recordAppendedPrompt(
-              deps.pool,
-              {
-                promptId,
-                workflowId: workflow.workflow_id,
-                jobId: active.job_id,
-                prompt,
-                createdBy: principal.user_id || 'user',
-              },
-              // Accepted is enough: from then on the job holds the prompt in its history.
-              async () => {
-                await deps.temporal.withDeadline(Date.now() + APPEND_DEADLINE_MS, () =>
-                  deps.temporal.workflow.getHandle(active.job_id).startUpdate(appendPromptUpdate, {
-                    args: [{ prompt_id: promptId, prompt }],
-                    updateId: promptId,
-                    waitForStage: WorkflowUpdateStage.ACCEPTED,
-                  }),
-                );
-              },
-            );
-            return reply.code(202).send({
-              workflow_id: workflow.workflow_id,
-              prompt_id: promptId,
-              job_id: active.job_id,
-              delivered: 'running_job',
-            });
-          } catch (err) {
-            if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
-              throw new UnavailableError(
-                'job_unresponsive',
-                `job ${active.job_id} did not take the prompt within ${APPEND_DEADLINE_MS / 1000} s; retry`,
-              );
-            }
-            if (!jobCannotTake(err)) throw err;
-            // The job ran its last level meanwhile: the prompt starts the workflow's next job instead.
-          }
-        }
-        const submitted = await submitJob(
+        const accepted = await appendPrompt(
           deps,
           principal,
-          { prompt, workflowId: workflow.workflow_id, modelTier: request.body.metadata?.model_tier, promptId },
+          { workflowId: workflow.workflow_id, prompt, modelTier: request.body.metadata?.model_tier },
           request.log,
         );
-        return reply.code(202).send({ ...submitted, delivered: 'new_job' });
+        return reply.code(202).send(accepted);
       },
     );
   };

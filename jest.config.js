@@ -1,9 +1,28 @@
+/**
+ * ESM-only packages (the identity service's lucia, openid-client and their dependencies, and the test OIDC
+ * provider). Node 20.19+ loads them from compiled CommonJS through require(esm), but jest's module runtime
+ * cannot (before Node 24.9), so jest compiles just these to CommonJS with the same swc transform.
+ */
+const ESM_PACKAGES = [
+  ...['lucia', '@lucia-auth', '@oslojs', 'openid-client', 'oauth4webapi', 'jose'],
+  // oidc-provider (tests only) and the ESM-only part of its dependency tree
+  ...['oidc-provider', 'nanoid', 'quick-lru', 'got', '@sindresorhus', '@szmarczak', 'cacheable-lookup'],
+  ...['cacheable-request', 'mimic-response', 'normalize-url', 'responselike', 'lowercase-keys'],
+  ...['form-data-encoder', 'p-cancelable'],
+  // cookie@2, which fastify's inject (light-my-request) uses to read response cookies
+  'cookie',
+];
+
 /** Unit tests sit beside their code; tests that need Temporal, PostgreSQL or Redis sit under test/integration. */
 module.exports = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.data/', '/.temporal/'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.data/'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }],
+    '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   testTimeout: 120_000,
 };

@@ -1,9 +1,13 @@
 import type { Pool } from 'pg';
+import type { ChatWebApi } from '../chat/web-api';
+import type { KnowledgeHub } from '../kb/hub';
 import type { QueueStore } from '../queue/queue-store';
 import type { ModelRouter } from '../routing/router';
 import { approvalActivities } from './approvals';
+import { chatActivities } from './chat';
 import { eventActivities } from './events';
 import { jobActivities } from './jobs';
+import { knowledgeActivities } from './knowledge';
 import { modelActivities } from './models';
 import { scenarioActivities } from './scenarios';
 import { workspaceActivities } from './workspace';
@@ -14,6 +18,10 @@ export interface ActivityDeps {
   models: ModelRouter;
   /** Per-job workspaces live under this directory (DATA_DIR/workspaces by default). */
   workspaceRoot: string;
+  /** The knowledge hub `kb_search` reads; without one the tool says the hub is unavailable. */
+  kb?: KnowledgeHub;
+  /** The team-chat Web API, for relaying jobs to chat threads; absent when no bot token is configured. */
+  chat?: ChatWebApi;
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */
@@ -25,6 +33,8 @@ export function createActivities(deps: ActivityDeps) {
     ...jobActivities(deps),
     ...modelActivities(deps),
     ...workspaceActivities(deps),
+    ...chatActivities(deps),
+    ...knowledgeActivities(deps),
   };
 }
 

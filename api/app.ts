@@ -3,12 +3,16 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { findTokenOwner } from '../db/tokens';
 import { createBaseApp } from './base-app';
 import type { ApiDeps } from './deps';
+import { attachBudgetGate, type BudgetGateOptions } from './plugins/budget-gate';
 import { principalPlugin } from './plugins/principal';
 import { approvalRoutes } from './routes/approvals';
+import { atlasRoutes } from './routes/atlas';
 import { chatRoutes } from './routes/chat';
+import { chatAppRoutes } from './routes/chatapp';
 import { healthRoutes } from './routes/health';
 import { jobStreamRoutes } from './routes/job-stream';
 import { jobRoutes } from './routes/jobs';
+import { kbRoutes } from './routes/kb';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { resumeRoutes } from './routes/resume';
@@ -17,9 +21,14 @@ import { workflowRoutes } from './routes/workflow-prompts';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
- * on port 0. The caller owns the dependencies and closes them after `app.close()`.
+ * on port 0. The caller owns the dependencies and closes them after `app.close()`. With `gates.budget`
+ * (the identity service's tables reachable from `deps.pool`), run submission refuses over-budget users (402).
  */
-export async function buildApp(deps: ApiDeps, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: ApiDeps,
+  options: FastifyServerOptions = {},
+  gates: { budget?: BudgetGateOptions } = {},
+): Promise<FastifyInstance> {
   const app = createBaseApp(options);
   await app.register(sse, { heartbeatInterval: deps.heartbeatMs });
   await app.register(principalPlugin, {
@@ -27,6 +36,7 @@ export async function buildApp(deps: ApiDeps, options: FastifyServerOptions = {}
     queue: deps.queue,
     rateLimits: deps.rateLimits,
   });
+  if (gates.budget) attachBudgetGate(app, gates.budget);
   await app.register(healthRoutes);
   await app.register(chatRoutes(deps));
   await app.register(projectRoutes(deps));
@@ -37,5 +47,8 @@ export async function buildApp(deps: ApiDeps, options: FastifyServerOptions = {}
   await app.register(modelRoutes(deps));
   await app.register(workflowRoutes(deps));
   await app.register(workflowGraphRoutes(deps));
+  await app.register(kbRoutes(deps));
+  await app.register(atlasRoutes(deps));
+  await app.register(chatAppRoutes(deps));
   return app;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatAppEnv } from '../chat/config';
 import { emptyAsUndefined, parseEnv, requireWhenAlone } from '../config/parse-env';
 import { postgresEnv } from '../db/config';
 import { queueEnvSchema } from '../queue/config';
@@ -11,6 +12,7 @@ export const apiEnv = z.object({
   ...queueEnvSchema.shape,
   ...temporalEnv.shape,
   ...modelEnv.shape,
+  ...chatAppEnv.shape,
   /** 0.0.0.0 in a container; loopback by default so a laptop does not expose the API. */
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -30,6 +32,19 @@ export const apiEnv = z.object({
   /** While a model call runs, its level emits a `heartbeat` event this often (ms). */
   LEVEL_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * The identity service's schema when it shares this database: run submissions are then refused with 402 for a
+   * non-admin over their monthly budget (docs/identity.md). Unset: no budget gate.
+   */
+  IDENTITY_SCHEMA: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/)
+      .optional(),
+  ),
+  /** The identity service's DEFAULT_BUDGET_USD, for an approved user without a budget of their own. */
+  DEFAULT_BUDGET_USD: z.coerce.number().min(0).default(25),
 });
 export type ApiEnv = z.infer<typeof apiEnv>;
 

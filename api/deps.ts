@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Pool } from 'pg';
+import { chatAppFromEnv, type ChatApp } from '../chat/chat-app';
 import { createIdAllocator, type IdAllocator } from '../db/ids';
+import type { KnowledgeHub } from '../kb/hub';
 import type { QueueStore } from '../queue/queue-store';
 import type { ModelListing } from '../routing/router';
 import { jobTaskQueue } from '../temporal/config';
@@ -29,12 +31,16 @@ export interface ApiDeps {
   jobBudgetUsd?: number;
   /** `heartbeat` event interval during long model calls, given to every job (ms). */
   levelHeartbeatMs?: number;
+  /** The knowledge hub behind /v1/kb/* and /v1/atlas/*; without one they answer 503 kb_unavailable. */
+  kb?: KnowledgeHub;
+  /** The team-chat app behind /v1/chatapp/*; without one (or without its signing secret) every request there is 401. */
+  chatApp?: ChatApp;
 }
 
 /** The API's dependencies as its environment configures them, over resources the entry point opened. */
 export function apiDepsFromEnv(
   env: ApiEnv,
-  resources: Pick<ApiDeps, 'pool' | 'queue' | 'temporal' | 'models'>,
+  resources: Pick<ApiDeps, 'pool' | 'queue' | 'temporal' | 'models' | 'kb'>,
 ): ApiDeps {
   return {
     ...resources,
@@ -46,5 +52,6 @@ export function apiDepsFromEnv(
     streamPollMs: env.STREAM_POLL_MS,
     jobBudgetUsd: env.JOB_BUDGET_USD,
     levelHeartbeatMs: env.LEVEL_HEARTBEAT_MS,
+    chatApp: chatAppFromEnv(env),
   };
 }

@@ -1,10 +1,12 @@
 // Entry point: the ingest API alone (production). `npm start` runs it inside the all-in-one stack instead.
 import fs from 'node:fs';
 import { createPoolFromEnv } from '../db/pool';
+import { openHubFromEnv } from '../kb/open-from-env';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { temporalSettings } from '../temporal/config';
 import { connectClient, ensureSearchAttributes } from '../temporal/connection';
+import { identityTables, ingestTables } from '../auth/tables';
 import { buildApp } from './app';
 import { loadApiConfig } from './config';
 import { apiDepsFromEnv } from './deps';
@@ -18,15 +20,40 @@ async function main(): Promise<void> {
   if (warning) console.warn(`warning: ${warning}`);
   // The API lists the catalog (GET /v1/models) but never calls a model; workers serve the demo model.
   const models = await openModels(env, process.env, queue, { serveDemo: false });
-  const app = await buildApp(apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router }), {
-    logger: { level: env.LOG_LEVEL },
+  const kb = await openHubFromEnv({
+    env: process.env,
+    processName: 'keel api',
+    pool,
+    schema: env.POSTGRES_SCHEMA,
+    dataDir: env.DATA_DIR,
+    postgresSsl: env.POSTGRES_SSL,
   });
+  if (kb.warning) console.warn(`warning: ${kb.warning}`);
+  const app = await buildApp(
+    apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router, kb: kb.hub }),
+    {
+      logger: { level: env.LOG_LEVEL },
+    },
+    {
+      budget: env.IDENTITY_SCHEMA
+        ? {
+            pool,
+            lookup: {
+              identity: identityTables(env.IDENTITY_SCHEMA),
+              ledger: ingestTables(env.POSTGRES_SCHEMA),
+              defaultBudgetCents: Math.round(env.DEFAULT_BUDGET_USD * 100),
+            },
+          }
+        : undefined,
+    },
+  );
   await app.listen({ host: env.API_HOST, port: env.API_PORT });
 
   const shutdown = async () => {
     await app.close();
     await temporal.close();
     await queue.close();
+    await kb.hub.close();
     await pool.end();
   };
   process.once('SIGINT', () => void shutdown());

@@ -3,14 +3,18 @@ import path from 'node:path';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import type { Pool } from 'pg';
+import { CREATE_USER_USAGE, CreateUserUsageError, createUserCommand, readAllStdin } from '../auth/cli-create-user';
 import { ConfigError } from '../config/parse-env';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { createToken } from '../db/tokens';
+import { setClearance } from '../kb/clearance';
+import { SensitivitySchema } from '../kb/sensitivity';
 import { readDevToken, readStackState } from '../stack/state-file';
 import { loadCliConfig, type CliEnv } from './config';
 import { ApiError, ensureOk, streamJobEvents } from './event-stream';
+import { KB_USAGE, runKbCommand, runKbMcpCommand } from './kb';
 import { CommandFailed, MODELS_USAGE, runModelsCommand } from './models';
 import { renderEvent } from './render';
 
@@ -18,8 +22,11 @@ const USAGE = `Usage:
   keel job "<prompt>" [--project <slug>] [--workflow <wf-id>] [--tier free|cheap|frontier] [--scenario <name>]
       Submit a job and render its events live until final; answers questions and approvals on the terminal;
       exits 1 on error. Demo directives in the prompt: #ask, #approve, #verify-fail=N, #slow.
-  keel token create --user <id> [--org <id>] [--admin] [--label <text>]
-      Create an API token and print it once.
+  keel token create --user <id> [--org <id>] [--admin] [--label <text>] [--kb-clearance public|partner|internal|secret]
+      Create an API token and print it once; --kb-clearance caps the hub sensitivity it reads (default internal,
+      admin secret).
+${KB_USAGE}
+${CREATE_USER_USAGE}
 ${MODELS_USAGE}
       List the catalog, show a level's candidates, validate catalog files, diagnose a provider.
 
@@ -35,6 +42,15 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'job') return runJob(env, rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
   if (command === 'models') return runModelsCommand(rest, process.env);
+  if (command === 'kb') return runKbCommand(env, rest, openDatabase);
+  if (command === 'kb-mcp') return runKbMcpCommand(env);
+  if (command === 'auth' && rest[0] === 'create-user') {
+    return createUserCommand(rest.slice(1), {
+      env: process.env,
+      readStdin: readAllStdin,
+      openDatabase: (override) => openDatabase(env, override),
+    });
+  }
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return 0;
@@ -157,19 +173,25 @@ async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> 
       org: { type: 'string' },
       admin: { type: 'boolean', default: false },
       label: { type: 'string' },
+      'kb-clearance': { type: 'string' },
     },
   });
   if (!values.user) throw new UsageError('keel token create needs --user <id>');
+  const clearance =
+    values['kb-clearance'] === undefined ? undefined : SensitivitySchema.safeParse(values['kb-clearance']);
+  if (clearance && !clearance.success)
+    throw new UsageError('--kb-clearance is one of public, partner, internal, secret');
   const database = await openDatabase(env);
   const { pool } = database;
   try {
     await migrate(pool, env.POSTGRES_SCHEMA);
-    const { token } = await createToken(pool, {
+    const { token, tokenId } = await createToken(pool, {
       userId: values.user,
       orgId: values.org ?? values.user,
       isAdmin: values.admin,
       label: values.label,
     });
+    if (clearance?.success) await setClearance(pool, tokenId, clearance.data);
     console.log(token);
     return 0;
   } finally {
@@ -177,8 +199,18 @@ async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> 
   }
 }
 
-/** POSTGRES_DSN; else the running stack's embedded database; else the embedded database's files directly. */
-async function openDatabase(env: CliEnv): Promise<{ pool: Pool; close(): Promise<void> }> {
+/**
+ * `override` (the identity database's DATABASE_URL); else POSTGRES_DSN; else the running stack's embedded
+ * database; else the embedded database's files directly.
+ */
+async function openDatabase(
+  env: CliEnv,
+  override?: { dsn: string; ssl: boolean },
+): Promise<{ pool: Pool; close(): Promise<void> }> {
+  if (override) {
+    const pool = createPool({ dsn: override.dsn, max: 1, ssl: override.ssl, schema: env.POSTGRES_SCHEMA });
+    return { pool, close: () => pool.end() };
+  }
   const options = { max: 1, ssl: env.POSTGRES_SSL, schema: env.POSTGRES_SCHEMA };
   const dsn = env.POSTGRES_DSN ?? readStackState(env.DATA_DIR)?.embedded_postgres_dsn;
   if (dsn) {
@@ -204,6 +236,7 @@ main(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((err: unknown) => {
     if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
+    else if (err instanceof CreateUserUsageError) console.error(`${err.message}\n\nUsage:\n${CREATE_USER_USAGE}`);
     else if (err instanceof CommandFailed) console.error(err.message);
     else if (err instanceof ConfigError || err instanceof ApiError) console.error(err.message);
     else console.error(err instanceof Error ? err.message : err);

@@ -39,6 +39,9 @@ export async function migrate(pool: Pool, schema: string, dir = MIGRATIONS_DIR):
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`keel-migrate:${schema}`]).catch(() => undefined);
+    // Back to the connection's own search_path (the pool's), or a shared pool would resolve another service's
+    // unqualified SQL in the schema just migrated.
+    await client.query('RESET search_path').catch(() => undefined);
     client.release();
   }
   return applied;

@@ -87,8 +87,8 @@ describe('shipped scenarios', () => {
     const tools = Object.fromEntries(build.levels.map((level) => [level.role, level.tools ?? []]));
     expect(tools).toEqual({
       'L1.team_lead': ['ask_user'],
-      'L2.architect': ['ask_user', 'request_approval'],
-      'L4.executor': ['write_file', 'edit_file'],
+      'L2.architect': ['ask_user', 'request_approval', 'kb_search'],
+      'L4.executor': ['write_file', 'edit_file', 'kb_search'],
       'L3.verifier': [],
     });
     expect(build.levels.find((level) => level.role === 'L4.executor')?.requirements).toEqual(['code_generation']);

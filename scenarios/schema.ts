@@ -17,7 +17,7 @@ import { REQUIREMENTS, RUNGS } from '../routing/catalog/types';
 import type { LevelTool, Scenario, ScenarioLevel } from '../workflows/scenario-types';
 
 /** Every tool a level may be offered, in the contract's order. */
-export const LEVEL_TOOLS = ['write_file', 'edit_file', 'ask_user', 'request_approval'] as const;
+export const LEVEL_TOOLS = ['write_file', 'edit_file', 'ask_user', 'request_approval', 'kb_search'] as const;
 
 /** The tools that change the workspace: only an executor (`L4.`) may hold them, so planning levels cannot write. */
 export const FILE_TOOLS: readonly LevelTool[] = ['write_file', 'edit_file'];

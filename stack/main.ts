@@ -4,12 +4,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { buildApp } from '../api/app';
+import { chatWebApiFromEnv } from '../chat/chat-app';
 import { apiDepsFromEnv } from '../api/deps';
 import { workspaceRoot } from '../api/workspace-root';
+import { startIdentityService } from '../auth/stack';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { createToken } from '../db/tokens';
+import { openHubFromEnv } from '../kb/open-from-env';
 import { createQueueStore } from '../queue/create-queue-store';
 import { DEMO_MODEL_DISPLAY_NAME } from '../routing/demo-model/respond';
 import { openModels } from '../routing/open-models';
@@ -72,6 +75,16 @@ async function main(): Promise<void> {
     });
     closers.push(() => pool.end());
     await migrate(pool, env.POSTGRES_SCHEMA);
+    const kb = await openHubFromEnv({
+      env: process.env,
+      processName: 'keel start',
+      pool,
+      schema: env.POSTGRES_SCHEMA,
+      dataDir,
+      postgresSsl: env.POSTGRES_SSL,
+    });
+    closers.push(() => kb.hub.close());
+    if (kb.warning) say(`warning: ${kb.warning}`);
 
     const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
     closers.push(() => queue.close());
@@ -93,15 +106,32 @@ async function main(): Promise<void> {
       connection,
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue,
-      deps: { pool, queue, models: models.router, workspaceRoot: workspaces },
+      deps: { pool, queue, models: models.router, workspaceRoot: workspaces, kb: kb.hub, chat: chatWebApiFromEnv(env) },
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? path.resolve(__dirname, '..', 'workflow-bundle.js'),
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
     });
     closers.push(() => worker.stop());
 
-    const app = await buildApp(apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router }), {
-      logger: { level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL },
+    const identity = await startIdentityService({
+      env: process.env,
+      dataDir,
+      pool,
+      databaseUrl: env.POSTGRES_DSN ?? embedded!.dsn,
+      ingestSchema: env.POSTGRES_SCHEMA,
+      redisUrl: env.REDIS_URL,
+      instanceId: env.KEEL_INSTANCE_ID,
+      logLevel: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL,
     });
+    closers.push(() => identity.close());
+
+    const app = await buildApp(
+      apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router, kb: kb.hub }),
+      {
+        logger: { level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL },
+      },
+      // Submissions are refused with 402 over budget when identity shares this database.
+      { budget: identity.budgetGate },
+    );
     closers.push(() => app.close());
     const apiUrl = await app.listen({ host: env.API_HOST, port: env.API_PORT });
 
@@ -121,8 +151,10 @@ async function main(): Promise<void> {
     say(`  API          ${apiUrl}`);
     say(`  Temporal UI  ${devServer ? devServer.uiUrl : `(external Temporal at ${temporalAddress})`}`);
     say(`  API token    ${token}   (admin user "dev"; also in ${devTokenPath(dataDir)})`);
+    say(`  Identity     ${identity.url}   (seed a user: npx keel auth create-user --email E --password-stdin)`);
     say(`  PostgreSQL   ${embedded ? `embedded PGlite at ${embedded.dsn}` : 'POSTGRES_DSN'}`);
     say(`  Queue store  ${env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process'}`);
+    say(`  Knowledge    hub ${kb.hub.hubDir}${kb.hub.unavailable ? ' (disabled, see the warning above)' : ''}`);
     say(
       `  Models       ${models.configured.length > 0 ? `keys for ${models.configured.join(', ')}` : `no provider key set: the ${DEMO_MODEL_DISPLAY_NAME} answers`} (catalog ${models.paths.catalog})`,
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatAppEnv } from '../chat/config';
 import { emptyAsUndefined, parseEnv, requireWhenAlone } from '../config/parse-env';
 import { postgresEnv } from '../db/config';
 import { queueEnvSchema } from '../queue/config';
@@ -11,6 +12,7 @@ export const workerEnv = z.object({
   ...queueEnvSchema.shape,
   ...temporalEnv.shape,
   ...modelEnv.shape,
+  ...chatAppEnv.shape,
   DATA_DIR: z.string().min(1).default('.data'),
   /** Job workspaces; shared storage when API and workers run on different machines. */
   WORKSPACE_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),

@@ -1,7 +1,9 @@
 // Entry point: a worker alone (production). `npm start` runs one inside the all-in-one stack instead.
 import fs from 'node:fs';
 import { workspaceRoot } from '../api/workspace-root';
+import { chatWebApiFromEnv } from '../chat/chat-app';
 import { createPoolFromEnv } from '../db/pool';
+import { openHubFromEnv } from '../kb/open-from-env';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { jobTaskQueue, temporalSettings } from './config';
@@ -14,6 +16,16 @@ async function main(): Promise<void> {
   const pool = createPoolFromEnv(env);
   const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
   const models = await openModels(env, process.env, queue, { serveDemo: true });
+  // kb_search reads the knowledge hub; a hub that cannot serve only makes the tool say so.
+  const kb = await openHubFromEnv({
+    env: process.env,
+    processName: 'keel worker',
+    pool,
+    schema: env.POSTGRES_SCHEMA,
+    dataDir: env.DATA_DIR,
+    postgresSsl: env.POSTGRES_SSL,
+  });
+  if (kb.warning) console.warn(`warning: ${kb.warning}`);
   const settings = temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p));
   // Workflows upsert KeelStatus, so the attributes must exist before the first job runs here.
   const registrar = await connectClient(settings);
@@ -27,7 +39,14 @@ async function main(): Promise<void> {
       connection,
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: jobTaskQueue(env),
-      deps: { pool, queue, models: models.router, workspaceRoot: workspaceRoot(env) },
+      deps: {
+        pool,
+        queue,
+        models: models.router,
+        workspaceRoot: workspaceRoot(env),
+        chat: chatWebApiFromEnv(env),
+        kb: kb.hub,
+      },
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
     });
@@ -38,6 +57,7 @@ async function main(): Promise<void> {
     await connection.close();
     await models.close();
     await queue.close();
+    await kb.hub.close();
     await pool.end();
   }
 }

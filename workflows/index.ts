@@ -1,3 +1,4 @@
 // The worker's workflow bundle entry: every workflow type Keel registers.
 export { runJob } from './job';
 export { runLevel } from './level';
+export { deliverChatReply, relayChatTurn } from './chat-relay';

@@ -37,7 +37,7 @@ const { routeLevel, callModel } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 });
 
-const { runWorkspaceTool, createApproval, markJobStatus } = proxyActivities<Activities>({
+const { runWorkspaceTool, createApproval, markJobStatus, searchKnowledgeBase } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
 });
@@ -318,6 +318,11 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
         const decision = decisions.get(approvalId)!;
         const verb = decision.decision === 'approve' ? 'approved' : 'rejected';
         return { content: decision.comment ? `${verb}: ${decision.comment}` : verb };
+      }
+      case 'kb_search': {
+        const query = typeof args.query === 'string' ? args.query : '';
+        if (!query.trim()) return { content: 'kb_search needs {"query": string}' };
+        return { content: await searchKnowledgeBase({ query, k: typeof args.k === 'number' ? args.k : undefined }) };
       }
       default:
         return { content: `unknown tool ${call.function.name}` };

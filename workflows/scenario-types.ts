@@ -12,8 +12,8 @@ export interface Scenario {
   chain?: { scenario: string };
 }
 
-/** Tools a level may be offered; the executor's file tools, and the human-input tools any level may use. */
-export type LevelTool = 'write_file' | 'edit_file' | 'ask_user' | 'request_approval';
+/** Tools a level may be offered; the executor's file tools, and the human-input and knowledge tools any level may use. */
+export type LevelTool = 'write_file' | 'edit_file' | 'ask_user' | 'request_approval' | 'kb_search';
 
 export interface ScenarioLevel {
   /** `L1.team_lead`, `L2.architect`, `L2.tech_lead`, `L2.release_manager`, `L2.qa_lead`, `L2.security_lead`,

@@ -58,6 +58,21 @@ export const TOOL_DEFINITIONS: Record<LevelTool, ToolDefinition> = {
       },
     },
   },
+  kb_search: {
+    type: 'function',
+    function: {
+      name: 'kb_search',
+      description:
+        "Search the team's knowledge hub (runbooks, decisions, synced Notion, Slack and GitHub notes). Returns the best " +
+        'matching passages with their document path and kh-id.',
+      parameters: {
+        type: 'object',
+        properties: { query: { type: 'string' }, k: { type: 'integer', minimum: 1, maximum: 10 } },
+        required: ['query'],
+        additionalProperties: false,
+      },
+    },
+  },
 };
 
 export function toolsFor(names: readonly LevelTool[] | undefined): ToolDefinition[] | undefined {

@@ -9,6 +9,10 @@ declare module 'fastify' {
     /** The token's owner; set on every /v1/* request that passed authentication. */
     principal?: TokenOwner;
   }
+  interface FastifyContextConfig {
+    /** The route authenticates its requests itself, by a signature (the chat system's callbacks), not by a token. */
+    signedRequest?: boolean;
+  }
 }
 
 export interface RateLimits {
@@ -48,7 +52,7 @@ export const principalPlugin = fp(
     },
   ) => {
     app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/v1/')) return;
+      if (!request.url.startsWith('/v1/') || request.routeOptions.config.signedRequest) return;
       const header = request.headers.authorization;
       const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       if (!match) throw new UnauthorizedError('missing API token: send Authorization: Bearer <token>');

@@ -1,12 +1,9 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { APPROVAL_STATUSES, decideApproval, getApproval, listApprovals, type ApprovalRow } from '../../db/approvals';
-import type { TokenOwner } from '../../db/tokens';
-import { approvalDecisionSignal } from '../../workflows/human-input';
+import { APPROVAL_STATUSES, listApprovals, type ApprovalRow } from '../../db/approvals';
+import { decideApprovalAs, visibleApproval } from '../decide-approval';
 import type { ApiDeps } from '../deps';
-import { ConflictError, NotFoundError } from '../errors';
-import { canSee, orgScope, principalOf } from '../plugins/principal';
+import { orgScope, principalOf } from '../plugins/principal';
 import { redactPrompt } from '../redact';
 import { ErrorSchema } from './chat';
 
@@ -60,15 +57,6 @@ function approvalView(row: ApprovalRow): z.infer<typeof ApprovalSchema> {
   };
 }
 
-/** Same rule as jobs: an approval is visible to its job's org and to admins; to anyone else it does not exist. */
-async function visibleApproval(deps: ApiDeps, principal: TokenOwner, approvalId: string): Promise<ApprovalRow> {
-  const approval = await getApproval(deps.pool, approvalId);
-  if (!approval || !canSee(principal, approval.org_id)) {
-    throw new NotFoundError(`approval ${approvalId}`);
-  }
-  return approval;
-}
-
 export function approvalRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -105,39 +93,16 @@ export function approvalRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const principal = principalOf(request);
-        const { id } = request.params;
-        await visibleApproval(deps, principal, id);
-        const { decision } = request.body;
         // The comment is stored and handed to the waiting level, which may put it in a model's context.
         const comment = request.body.comment ? redactPrompt(request.body.comment).text : undefined;
-        const result = await decideApproval(deps.pool, id, decision, principal.user_id, comment);
-        if (result.outcome === 'not_found') throw new NotFoundError(`approval ${id}`);
-        if (result.outcome === 'already_decided') {
-          const { status, decided_by } = result.approval;
-          throw new ConflictError('approval_decided', `approval ${id} was already ${status} by ${decided_by ?? '?'}`);
-        }
-        const approval = result.approval;
-
-        // The row is the decision; the signal only wakes the waiting workflow. So a failed signal does not undo or
-        // fail the decision: a workflow that is gone (finished, cancelled, terminated) has nobody left to wake, and
-        // any other failure is logged for an operator, since a retry of this request would only meet the 409.
-        try {
-          await deps.temporal.workflow.getHandle(approval.waiting_workflow_id).signal(approvalDecisionSignal, {
-            approval_id: approval.approval_id,
-            decision,
-            ...(comment !== undefined ? { comment } : {}),
-            decided_by: principal.user_id,
-          });
-        } catch (err) {
-          const gone = err instanceof WorkflowNotFoundError;
-          request.log[gone ? 'warn' : 'error'](
-            { err, approval_id: approval.approval_id, waiting_workflow_id: approval.waiting_workflow_id },
-            gone
-              ? 'approval decided, but its waiting workflow is gone'
-              : 'approval decided, but the decision could not be signalled to its waiting workflow',
-          );
-        }
+        const approval = await decideApprovalAs(
+          deps,
+          principalOf(request),
+          request.params.id,
+          request.body.decision,
+          comment,
+          request.log,
+        );
         return approvalView(approval);
       },
     );

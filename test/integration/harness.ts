@@ -8,6 +8,8 @@ import type { Pool } from 'pg';
 import { buildApp } from '../../api/app';
 import type { ApiDeps } from '../../api/deps';
 import type { RateLimits } from '../../api/plugins/principal';
+import type { ChatApp } from '../../chat/chat-app';
+import type { ChatWebApi } from '../../chat/web-api';
 import { createIdAllocator } from '../../db/ids';
 import { migrate } from '../../db/migrate';
 import { createPool } from '../../db/pool';
@@ -122,6 +124,8 @@ export interface KeelOptions {
   levelHeartbeatMs?: number;
   rateLimits?: RateLimits;
   streamPollMs?: number;
+  /** The team-chat app behind /v1/chatapp/* and the Web API the workers post with (a local fake in tests). */
+  chat?: { app: ChatApp; api: ChatWebApi };
 }
 
 /** The ingest API listening on a loopback port, with a dev token, over the given real services. */
@@ -150,6 +154,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     streamPollMs: options.streamPollMs ?? 1_000,
     jobBudgetUsd: options.jobBudgetUsd,
     levelHeartbeatMs: options.levelHeartbeatMs,
+    chatApp: options.chat?.app,
   };
   const app = await buildApp(deps, { logger: process.env.KEEL_TEST_API_LOG === '1' ? { level: 'error' } : false });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -168,7 +173,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
         connection: options.temporal.nativeConnection,
         namespace: options.temporal.namespace ?? 'default',
         taskQueue,
-        deps: { pool: options.db.pool, queue: options.queue, models, workspaceRoot },
+        deps: { pool: options.db.pool, queue: options.queue, models, workspaceRoot, chat: options.chat?.api },
         shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',
       });
       workers.push(running);

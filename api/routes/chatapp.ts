@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { handleMessage } from '../../chat/inbound';
+import { handleBlockActions } from '../../chat/interactions';
+import { BlockActions, ChatMessageEvent, EventsRequest, InteractionForm } from '../../chat/payloads';
+import { verifyRequestSignature } from '../../chat/signature';
+import type { ApiDeps } from '../deps';
+import { AppError } from '../errors';
+
+/** Refused chat requests: a bad or missing signature, a stale timestamp, or no signing secret configured. */
+class SignatureRejectedError extends AppError {
+  override name = 'SignatureRejectedError';
+  constructor(reason: string) {
+    super(401, 'unauthorized', `chat request signature refused: ${reason}`);
+  }
+}
+
+function invalid(what: string, error?: z.ZodError): AppError {
+  return new AppError(400, 'invalid_request', error ? `${what}: ${z.prettifyError(error)}` : what);
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The chat system's two request URLs, authenticated only by the request signature (never by an API token). The body
+ * reaches the handlers as raw bytes, since the signature covers those exact bytes; it is parsed only once verified.
+ */
+export function chatAppRoutes(deps: ApiDeps) {
+  return async (app: FastifyInstance) => {
+    // Scoped to this plugin: elsewhere JSON is parsed as usual.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(
+      ['application/json', 'application/x-www-form-urlencoded'],
+      { parseAs: 'buffer' },
+      (_request, body, done) => done(null, body),
+    );
+
+    const verified = (request: FastifyRequest): Buffer => {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const verdict = verifyRequestSignature(deps.chatApp?.signingSecret, {
+        timestamp: header(request, 'x-slack-request-timestamp'),
+        signature: header(request, 'x-slack-signature'),
+        rawBody,
+      });
+      if (!verdict.ok) throw new SignatureRejectedError(verdict.reason);
+      return rawBody;
+    };
+
+    app.post('/v1/chatapp/events', { config: { signedRequest: true } }, async (request) => {
+      const rawBody = verified(request);
+      const parsed = EventsRequest.safeParse(parseJson(rawBody));
+      if (!parsed.success) throw invalid('body', parsed.error);
+      const body = parsed.data;
+      if (body.type === 'url_verification') return { challenge: body.challenge };
+
+      const chat = deps.chatApp!;
+      if (body.event.type !== 'message' && body.event.type !== 'app_mention') {
+        request.log.debug({ type: body.event.type }, 'chatapp: event type not handled');
+        return { ok: true };
+      }
+      const event = ChatMessageEvent.safeParse(body.event);
+      if (!event.success) throw invalid('event', event.error);
+      const outcome = await handleMessage(deps, chat, { eventId: body.event_id, event: event.data }, request.log);
+      request.log.info(
+        { event_id: body.event_id, retry: header(request, 'x-slack-retry-num'), ...outcome },
+        'chatapp event',
+      );
+      return { ok: true };
+    });
+
+    app.post('/v1/chatapp/interactions', { config: { signedRequest: true } }, async (request) => {
+      const rawBody = verified(request);
+      const form = InteractionForm.safeParse(Object.fromEntries(new URLSearchParams(rawBody.toString('utf8'))));
+      if (!form.success) throw invalid('body', form.error);
+      const json = parseJson(Buffer.from(form.data.payload, 'utf8'));
+      const kind = z.object({ type: z.string() }).safeParse(json);
+      if (!kind.success) throw invalid('payload', kind.error);
+      if (kind.data.type !== 'block_actions') {
+        request.log.debug({ type: kind.data.type }, 'chatapp: interaction type not handled');
+        return { ok: true };
+      }
+      const payload = BlockActions.safeParse(json);
+      if (!payload.success) throw invalid('payload', payload.error);
+      const outcome = await handleBlockActions(deps, deps.chatApp!, payload.data, request.log);
+      request.log.info(outcome, 'chatapp interaction');
+      return { ok: true };
+    });
+  };
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

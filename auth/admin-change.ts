@@ -1,0 +1,76 @@
+import type { Pool } from 'pg';
+import { NotFoundError } from '../api/errors';
+import { withTransaction } from '../db/transaction';
+import { ForbiddenError } from './errors';
+import type { IdentityTables } from './tables';
+import { DISABLED_BY_ADMIN, USER_COLUMNS, toUser, type Role, type User } from './users';
+
+export interface AdminChange {
+  disabled?: boolean;
+  role?: Role;
+  budgetCents?: number;
+  /** Recorded as banReason when disabling; `disabled_by_admin` otherwise. */
+  banReason?: string;
+}
+
+export type UserStatus = 'active' | 'pending' | 'disabled';
+
+export function userStatus(user: Pick<User, 'banned' | 'banReason'>): UserStatus {
+  if (!user.banned) return 'active';
+  return user.banReason === 'pending_approval' ? 'pending' : 'disabled';
+}
+
+/**
+ * Every admin update to a user goes through here, in one transaction: the row is locked, an admin's change
+ * that would disable or demote itself is refused (nothing written), enabling a user without a budget gives
+ * it the default, disabling deletes all of the target's sessions, and one audit row is written every time.
+ */
+export async function applyAdminChange(
+  pool: Pool,
+  t: IdentityTables,
+  input: { actorId: string; targetId: string; action: string; change: AdminChange; defaultBudgetCents: number },
+): Promise<User> {
+  const { actorId, targetId, change } = input;
+  if (actorId === targetId && (change.disabled === true || (change.role !== undefined && change.role !== 'admin'))) {
+    throw new ForbiddenError('self_change_blocked', 'an admin cannot disable or demote itself');
+  }
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<Parameters<typeof toUser>[0]>(
+      `SELECT ${USER_COLUMNS} FROM ${t.users} WHERE id = $1 FOR UPDATE`,
+      [targetId],
+    );
+    if (!rows[0]) throw new NotFoundError(`user ${targetId}`);
+    const before = toUser(rows[0]);
+
+    const banned = change.disabled ?? before.banned;
+    let banReason = before.banReason;
+    if (change.disabled === true) banReason = change.banReason ?? DISABLED_BY_ADMIN;
+    if (change.disabled === false) banReason = null;
+    const role = change.role ?? before.role;
+    // Approval is the moment DEFAULT_BUDGET_USD applies; an explicit budget in the same change wins.
+    const budgetCents =
+      change.budgetCents ??
+      (change.disabled === false && before.budgetCents === null ? input.defaultBudgetCents : before.budgetCents);
+
+    const updated = await client.query<Parameters<typeof toUser>[0]>(
+      `UPDATE ${t.users} SET banned = $2, ban_reason = $3, role = $4, budget_cents = $5, updated_at = now()
+        WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+      [targetId, banned, banReason, role, budgetCents],
+    );
+    const after = toUser(updated.rows[0]!);
+    if (change.disabled === true) {
+      await client.query(`DELETE FROM ${t.sessions} WHERE user_id = $1`, [targetId]);
+    }
+    await client.query(`INSERT INTO ${t.audit} (actor_id, target_id, action, changes) VALUES ($1, $2, $3, $4)`, [
+      actorId,
+      targetId,
+      input.action,
+      JSON.stringify({ requested: change, before: auditFields(before), after: auditFields(after) }),
+    ]);
+    return after;
+  });
+}
+
+function auditFields(user: User) {
+  return { role: user.role, banned: user.banned, banReason: user.banReason, budgetCents: user.budgetCents };
+}

@@ -1,0 +1,120 @@
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type Redis from 'ioredis';
+import type { Pool } from 'pg';
+import { handleError } from '../api/errors';
+import type { AuthSettings } from './config';
+import type { AuthContext } from './context';
+import { ForbiddenError } from './errors';
+import { OidcClient } from './oidc';
+import { adminPluginRoutes } from './routes/admin-plugin';
+import { adminUserRoutes } from './routes/admin-users';
+import { healthRoutes } from './routes/health';
+import { meBudgetRoutes } from './routes/me-budget';
+import { oidcRoutes } from './routes/oidc';
+import { passwordRoutes } from './routes/password';
+import { preflightRoutes } from './routes/preflight';
+import { sessionRoutes } from './routes/session';
+import { SESSION_COOKIE, SessionResolver } from './session-resolver';
+import { createSessionStore } from './sessions';
+import { createSignInLimiter } from './sign-in-rate-limit';
+import { identityTables, ingestTables } from './tables';
+
+/** Request bodies here are small JSON objects (credentials, admin changes). */
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AuthDeps {
+  /** Holds the identity schema (DATABASE_SCHEMA) and can read the ingest schema's job_runs and workflows. */
+  pool: Pool;
+  env: AuthSettings;
+  /** Shares the sign-in rate limit across replicas; undefined → this process's memory. */
+  redis?: Redis;
+  /** Milliseconds since the epoch; tests move it to expire the 5-minute cookie cache. */
+  now?: () => number;
+}
+
+/** Cookies are Secure except when the service itself runs on a loopback host (local development, tests). */
+export function cookieIsSecure(authUrl: string): boolean {
+  const host = new URL(authUrl).hostname;
+  return !(host === 'localhost' || host === '127.0.0.1' || host === '[::1]');
+}
+
+/**
+ * Builds the identity service without listening; the caller owns the pool and Redis and closes them after
+ * `app.close()`. Migrations are the entry point's job (auth/migrate.ts).
+ */
+export async function buildAuthApp(
+  deps: AuthDeps,
+  options: Omit<FastifyServerOptions, 'http2' | 'https'> = {},
+): Promise<FastifyInstance> {
+  const { env } = deps;
+  const now = deps.now ?? Date.now;
+  const tables = identityTables(env.DATABASE_SCHEMA);
+  const ledger = ingestTables(env.INGEST_SCHEMA);
+  const store = createSessionStore({
+    pool: deps.pool,
+    tables,
+    cookieName: SESSION_COOKIE,
+    // Browsers refuse Domain=localhost; a host-only cookie is the local equivalent.
+    cookieDomain: env.AUTHLIB_COOKIE_DOMAIN === 'localhost' ? undefined : env.AUTHLIB_COOKIE_DOMAIN,
+    secure: cookieIsSecure(env.AUTHLIB_URL),
+  });
+  const ctx: AuthContext = {
+    pool: deps.pool,
+    env,
+    now,
+    tables,
+    ledger,
+    budgets: { identity: tables, ledger, defaultBudgetCents: Math.round(env.DEFAULT_BUDGET_USD * 100) },
+    sessions: new SessionResolver(store, now),
+    signInLimiter: createSignInLimiter({ redis: deps.redis, keyPrefix: `keel:${env.KEEL_INSTANCE_ID}:auth:sign-in` }),
+    oidc:
+      env.IDP_ISSUER_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET
+        ? new OidcClient({
+            issuerUrl: env.IDP_ISSUER_URL,
+            clientId: env.IDP_CLIENT_ID,
+            clientSecret: env.IDP_CLIENT_SECRET,
+            redirectUri: `${env.AUTHLIB_URL}/api/auth/callback/${env.IDP_ID}`,
+          })
+        : undefined,
+  };
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Only the configured number of proxy hops may set the client IP that keys the sign-in rate limit.
+    trustProxy: (_address: string, hop: number) => hop < env.TRUST_PROXY_HOPS,
+    ...options,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}` } }),
+  );
+
+  await app.register(cookie, { secret: env.AUTHLIB_SECRET });
+  // TRUSTED_ORIGINS is the one list for CORS and the origin check: a request carrying any other Origin is
+  // refused with 403 before a handler runs, which makes a CORS preflight from it fail.
+  const trusted = new Set([env.AUTHLIB_URL, ...env.TRUSTED_ORIGINS]);
+  await app.register(cors, {
+    credentials: true,
+    methods: ['GET', 'POST', 'PATCH'],
+    origin: (origin, callback) => {
+      if (origin === undefined || trusted.has(origin)) callback(null, true);
+      else callback(new ForbiddenError('origin_not_trusted', `origin ${origin} is not in TRUSTED_ORIGINS`), false);
+    },
+  });
+
+  await app.register(healthRoutes);
+  await app.register(passwordRoutes(ctx));
+  await app.register(sessionRoutes(ctx));
+  await app.register(oidcRoutes(ctx));
+  await app.register(adminUserRoutes(ctx));
+  await app.register(adminPluginRoutes(ctx));
+  await app.register(meBudgetRoutes(ctx));
+  await app.register(preflightRoutes(ctx));
+  return app;
+}

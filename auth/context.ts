@@ -1,0 +1,21 @@
+import type { Pool } from 'pg';
+import type { BudgetLookup } from './budget';
+import type { AuthSettings } from './config';
+import type { OidcClient } from './oidc';
+import type { SessionResolver } from './session-resolver';
+import type { SignInLimiter } from './sign-in-rate-limit';
+import type { IdentityTables, IngestTables } from './tables';
+
+/** What every identity route is built over; assembled once by buildAuthApp. */
+export interface AuthContext {
+  pool: Pool;
+  env: AuthSettings;
+  now: () => number;
+  tables: IdentityTables;
+  ledger: IngestTables;
+  budgets: BudgetLookup;
+  sessions: SessionResolver;
+  signInLimiter: SignInLimiter;
+  /** Undefined when no identity provider is configured (`npm start` without IDP_*). */
+  oidc?: OidcClient;
+}

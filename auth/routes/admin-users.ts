@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { applyAdminChange, userStatus } from '../admin-change';
+import { budgetState, monthStart, monthToDateSpendByUser } from '../budget';
+import type { AuthContext } from '../context';
+import { requireAdmin } from '../guards';
+import { listUsers, ROLES } from '../users';
+import { ErrorSchema, UserIdSchema, UserSchema } from './schemas';
+
+export const PatchUserSchema = z.strictObject({
+  disabled: z.boolean().optional(),
+  role: z.enum(ROLES).optional(),
+  budgetCents: z.number().int().min(0).max(100_000_000).optional(),
+});
+export type PatchUser = z.infer<typeof PatchUserSchema>;
+
+const ListedUserSchema = UserSchema.extend({
+  status: z.enum(['active', 'pending', 'disabled']),
+  spentCents: z.number().int(),
+  overBudget: z.boolean(),
+});
+
+/** The admin screen's API: every user with role, status, budget and spend; and the one update route. */
+export function adminUserRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/admin/users',
+      {
+        schema: {
+          response: { 200: z.object({ users: z.array(ListedUserSchema) }), 401: ErrorSchema, 403: ErrorSchema },
+        },
+      },
+      async (request, reply) => {
+        await requireAdmin(ctx, request, reply);
+        const now = ctx.now();
+        const [users, spend] = await Promise.all([
+          listUsers(ctx.pool, ctx.tables),
+          monthToDateSpendByUser(ctx.pool, ctx.ledger, now),
+        ]);
+        return {
+          users: users.map((user) => {
+            const budget = budgetState(user, spend.get(user.id) ?? 0, ctx.budgets.defaultBudgetCents, monthStart(now));
+            return { ...user, status: userStatus(user), spentCents: budget.spentCents, overBudget: budget.overBudget };
+          }),
+        };
+      },
+    );
+
+    app.patch(
+      '/admin/users/:id',
+      {
+        schema: {
+          params: z.object({ id: UserIdSchema }),
+          body: PatchUserSchema,
+          response: {
+            200: z.object({ user: UserSchema }),
+            400: ErrorSchema,
+            401: ErrorSchema,
+            403: ErrorSchema,
+            404: ErrorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const admin = await requireAdmin(ctx, request, reply);
+        const user = await applyAdminChange(ctx.pool, ctx.tables, {
+          actorId: admin.user.id,
+          targetId: request.params.id,
+          action: 'update_user',
+          change: request.body,
+          defaultBudgetCents: ctx.budgets.defaultBudgetCents,
+        });
+        return { user };
+      },
+    );
+  };
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import Redis from 'ioredis';
+import type { Pool } from 'pg';
+import type { BudgetGateOptions } from '../api/plugins/budget-gate';
+import { createPool } from '../db/pool';
+import { buildAuthApp } from './app';
+import { migrateIdentity } from './migrate';
+import { loadStackAuthConfig } from './stack-config';
+import { identityTables, ingestTables } from './tables';
+
+export interface StackIdentity {
+  url: string;
+  app: FastifyInstance;
+  /** Set when identity shares the ingest database, so the API can gate submissions on budgets. */
+  budgetGate?: BudgetGateOptions;
+  close(): Promise<void>;
+}
+
+/**
+ * The identity service inside `npm start`, on AUTH_PORT (default 8080). Without DATABASE_URL it shares the
+ * stack's pool (the embedded database has one connection), its tables in their own schema; then the API's
+ * budget gate reads the same users and ledger.
+ */
+export async function startIdentityService(options: {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  pool: Pool;
+  databaseUrl: string;
+  ingestSchema: string;
+  redisUrl?: string;
+  instanceId: string;
+  logLevel: string;
+}): Promise<StackIdentity> {
+  const settings = loadStackAuthConfig(options.env, {
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    ingestSchema: options.ingestSchema,
+  });
+  const shared = settings.DATABASE_URL === options.databaseUrl;
+  const pool = shared
+    ? options.pool
+    : createPool({
+        dsn: settings.DATABASE_URL,
+        max: settings.DATABASE_POOL_MAX,
+        ssl: settings.DATABASE_SSL,
+        schema: settings.DATABASE_SCHEMA,
+      });
+  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  const close = async () => {
+    redis?.disconnect();
+    if (!shared) await pool.end();
+  };
+  try {
+    await migrateIdentity(pool, settings.DATABASE_SCHEMA);
+    const app = await buildAuthApp(
+      { pool, env: { ...settings, KEEL_INSTANCE_ID: options.instanceId }, redis },
+      { logger: { level: options.logLevel } },
+    );
+    const url = await app.listen({ host: settings.AUTH_HOST, port: settings.AUTH_PORT });
+    return {
+      url,
+      app,
+      budgetGate: shared
+        ? {
+            pool,
+            lookup: {
+              identity: identityTables(settings.DATABASE_SCHEMA),
+              ledger: ingestTables(settings.INGEST_SCHEMA),
+              defaultBudgetCents: Math.round(settings.DEFAULT_BUDGET_USD * 100),
+            },
+          }
+        : undefined,
+      async close() {
+        await app.close();
+        await close();
+      },
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Schema-qualified table names. Identity SQL never relies on search_path: under `npm start` the identity
+ * service shares the ingest service's one embedded connection, whose search_path is the ingest schema.
+ */
+export interface IdentityTables {
+  users: string;
+  accounts: string;
+  sessions: string;
+  audit: string;
+}
+
+export function identityTables(schema: string): IdentityTables {
+  const q = (table: string) => `"${schema}"."${table}"`;
+  return { users: q('users'), accounts: q('accounts'), sessions: q('sessions'), audit: q('auth_audit_log') };
+}
+
+/** The ingest service's tables the identity service reads: job_runs is the spend ledger, workflows for ownership. */
+export interface IngestTables {
+  jobRuns: string;
+  workflows: string;
+}
+
+export function ingestTables(schema: string): IngestTables {
+  return { jobRuns: `"${schema}"."job_runs"`, workflows: `"${schema}"."workflows"` };
+}

@@ -1,0 +1,116 @@
+// Prints GET /internal/preflight throughput and latency for a session answered from the signed 5-minute
+// cookie cache next to the same check forced to the database (fresh=1), and with the budget check
+// (budget=1: session plus month-to-date spend), all measured in one run over real HTTP on loopback.
+// Needs PostgreSQL (BENCH_POSTGRES_DSN; throwaway schemas, dropped at the end).
+// Run: npm run build && node dist/bench/preflight.js [--n=3000] [--c=16] [--warmup=200]  (or BENCH_N, ...)
+import crypto from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { buildAuthApp } from '../auth/app';
+import { authSettings } from '../auth/config';
+import { createCredentialUser } from '../auth/credential-users';
+import { migrateIdentity } from '../auth/migrate';
+import { identityTables } from '../auth/tables';
+import { migrate } from '../db/migrate';
+import { createPool } from '../db/pool';
+import { param, percentile } from './measure';
+
+const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
+const N = param('n', 3000);
+const CONCURRENCY = param('c', 16);
+const WARMUP = param('warmup', 200);
+
+async function main(): Promise<void> {
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const schema = `bench_id_${suffix}`;
+  const ingestSchema = `bench_keel_${suffix}`;
+  const pool = createPool({ dsn: POSTGRES_DSN, max: 10, ssl: false, schema });
+  await migrate(pool, ingestSchema);
+  await migrateIdentity(pool, schema);
+  const env = authSettings.parse({
+    DATABASE_URL: POSTGRES_DSN,
+    DATABASE_SCHEMA: schema,
+    INGEST_SCHEMA: ingestSchema,
+    AUTHLIB_SECRET: crypto.randomBytes(32).toString('base64url'),
+    AUTHLIB_URL: 'http://localhost:8080',
+    AUTHLIB_COOKIE_DOMAIN: 'localhost',
+    TRUSTED_ORIGINS: 'http://localhost:3000',
+    ADMIN_EMAILS: '',
+  });
+  const app = await buildAuthApp({ pool, env }, { logger: false });
+  try {
+    const password = crypto.randomBytes(16).toString('base64url');
+    await createCredentialUser(pool, identityTables(schema), {
+      email: 'bench@example.test',
+      password,
+      role: 'user',
+      approved: true,
+      defaultBudgetCents: 2500,
+    });
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: 'bench@example.test', password },
+    });
+    const cookie = (signIn.cookies as Array<{ name: string; value: string }>)
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = new URL(address);
+
+    console.log(`GET /internal/preflight, ${N} requests, ${CONCURRENCY} concurrent, keep-alive HTTP on loopback`);
+    console.log('check | req/s | p50 ms | p99 ms');
+    for (const [label, query] of [
+      ['cookie-cache hit (no database)', ''],
+      ['database-backed session (fresh=1)', '?fresh=1'],
+      ['database session + budget (budget=1)', '?budget=1'],
+    ] as const) {
+      const result = await load(Number(port), `/internal/preflight${query}`, cookie);
+      console.log(`${label} | ${result.rps.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)}`);
+    }
+  } finally {
+    await app.close();
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.query(`DROP SCHEMA IF EXISTS "${ingestSchema}" CASCADE`);
+    await pool.end();
+  }
+}
+
+async function load(port: number, path: string, cookie: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const once = () =>
+    new Promise<number>((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      const req = request({ host: '127.0.0.1', port, path, agent, headers: { cookie } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`${path} answered ${res.statusCode}`));
+          else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const run = async (count: number) => {
+    const samples: number[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < count) {
+        next += 1;
+        samples.push(await once());
+      }
+    };
+    const started = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    return { samples, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  };
+  await run(WARMUP);
+  const { samples, seconds } = await run(N);
+  agent.destroy();
+  samples.sort((a, b) => a - b);
+  return { rps: samples.length / seconds, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { deliverChatReply, relayChatTurn } from '../workflows/chat-relay';
+import { chatRelayWorkflowId, type ChatDelivery, type ChatThreadRef } from '../workflows/chat-definitions';
+
+/** Where the API starts chat work: the job task queue, whose workers carry the chat activities. */
+export interface ChatWorkStarter {
+  temporal: Client;
+  taskQueue: string;
+}
+
+/**
+ * Starts a durable post (or update) of one message, under a workflow id derived from what caused it: a redelivered
+ * request starts nothing new, even after the first post is done. Returns once Temporal has it, so the inbound request can be acknowledged at once.
+ */
+export async function startChatDelivery(
+  deps: ChatWorkStarter,
+  workflowId: string,
+  delivery: ChatDelivery,
+): Promise<void> {
+  await startOnce(() =>
+    deps.temporal.workflow.start<typeof deliverChatReply>('deliverChatReply', {
+      workflowId,
+      taskQueue: deps.taskQueue,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      args: [delivery],
+    }),
+  );
+}
+
+/** Starts the relay of a job's events to its thread; a job has one relay, so a second start is a no-op. */
+export async function startChatRelay(deps: ChatWorkStarter, jobId: string, thread: ChatThreadRef): Promise<void> {
+  await startOnce(() =>
+    deps.temporal.workflow.start<typeof relayChatTurn>('relayChatTurn', {
+      workflowId: chatRelayWorkflowId(jobId),
+      taskQueue: deps.taskQueue,
+      // Even after it finished: a second relay of the same job would post its answer twice.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      args: [{ jobId, channel: thread.channel, threadTs: thread.threadTs }],
+      memo: { channel: thread.channel, thread_ts: thread.threadTs },
+    }),
+  );
+}
+
+async function startOnce(start: () => Promise<unknown>): Promise<void> {
+  try {
+    await start();
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}

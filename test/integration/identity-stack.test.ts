@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startIdentityService, type StackIdentity } from '../../auth/stack';
+import { createTestDatabase, type TestDatabase } from './harness';
+import { testPostgresDsn } from './env';
+
+// `npm start` itself needs the Temporal CLI; this drives the part of it that starts the identity service,
+// over a pool shared with the ingest schema as the stack does.
+let db: TestDatabase;
+let dataDir: string;
+let identity: StackIdentity | undefined;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-stack-auth-'));
+});
+
+afterAll(async () => {
+  await identity?.close();
+  await db.pool.query('DROP SCHEMA IF EXISTS "identity_stack_test" CASCADE');
+  await db.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('npm start runs identity on the shared database with local defaults and turns the budget gate on', async () => {
+  identity = await startIdentityService({
+    env: { AUTH_PORT: '0', DATABASE_SCHEMA: 'identity_stack_test' },
+    dataDir,
+    pool: db.pool,
+    databaseUrl: testPostgresDsn,
+    ingestSchema: db.schema,
+    instanceId: 'stack-test',
+    logLevel: 'silent',
+  });
+  const health = await fetch(`${identity.url}/healthz`);
+  expect(health.status).toBe(200);
+  // Without IDP_* the provider routes say so instead of failing.
+  const oidc = await fetch(`${identity.url}/api/auth/sign-in/oidc`, { redirect: 'manual' });
+  expect(oidc.status).toBe(404);
+  expect(((await oidc.json()) as { error: { code: string } }).error.code).toBe('oidc_not_configured');
+  expect(identity.budgetGate?.lookup.ledger.jobRuns).toBe(`"${db.schema}"."job_runs"`);
+  // The secret is generated once and kept private.
+  expect(fs.statSync(path.join(dataDir, 'auth-secret')).mode & 0o777).toBe(0o600);
+  // The identity migration left every pooled connection resolving the ingest schema's unqualified names.
+  const checks = await Promise.all(Array.from({ length: 5 }, () => db.pool.query('SELECT count(*) FROM job_runs')));
+  expect(checks).toHaveLength(5);
+});

@@ -13,7 +13,11 @@ export async function migrate(pool: Pool, schema: string, dir = MIGRATIONS_DIR):
   const files = (await fs.readdir(dir)).filter((name) => name.endsWith('.sql')).sort();
   const client = await pool.connect();
   const applied: string[] = [];
+  let previousSearchPath: string | undefined;
   try {
+    // The connection's own search_path (the pool's), restored afterwards: a shared pool (one connection for the
+    // embedded database) must go on resolving its own schema, not the one just migrated.
+    previousSearchPath = (await client.query<{ search_path: string }>('SHOW search_path')).rows[0]?.search_path;
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`keel-migrate:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query(`SET search_path TO "${schema}", public`);
@@ -39,9 +43,7 @@ export async function migrate(pool: Pool, schema: string, dir = MIGRATIONS_DIR):
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`keel-migrate:${schema}`]).catch(() => undefined);
-    // Back to the connection's own search_path (the pool's), or a shared pool would resolve another service's
-    // unqualified SQL in the schema just migrated.
-    await client.query('RESET search_path').catch(() => undefined);
+    if (previousSearchPath) await client.query(`SET search_path TO ${previousSearchPath}`).catch(() => undefined);
     client.release();
   }
   return applied;

@@ -5,6 +5,7 @@ import type { QueueStore } from '../queue/queue-store';
 import type { ModelRouter } from '../routing/router';
 import { approvalActivities } from './approvals';
 import { chatActivities } from './chat';
+import { connectorActivities } from './connectors';
 import { eventActivities } from './events';
 import { jobActivities } from './jobs';
 import { knowledgeActivities } from './knowledge';
@@ -22,6 +23,8 @@ export interface ActivityDeps {
   kb?: KnowledgeHub;
   /** The team-chat Web API, for relaying jobs to chat threads; absent when no bot token is configured. */
   chat?: ChatWebApi;
+  /** The environment connector runs read their settings and secrets from; absent → each connector's defaults. */
+  connectorEnv?: NodeJS.ProcessEnv;
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */
@@ -35,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
     ...workspaceActivities(deps),
     ...chatActivities(deps),
     ...knowledgeActivities(deps),
+    ...connectorActivities(deps),
   };
 }
 

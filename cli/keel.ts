@@ -13,6 +13,7 @@ import { setClearance } from '../kb/clearance';
 import { SensitivitySchema } from '../kb/sensitivity';
 import { readDevToken, readStackState } from '../stack/state-file';
 import { loadCliConfig, type CliEnv } from './config';
+import { CONNECTOR_USAGE, runConnectorCommand } from './connector';
 import { ApiError, ensureOk, streamJobEvents } from './event-stream';
 import { KB_USAGE, runKbCommand, runKbMcpCommand } from './kb';
 import { CommandFailed, MODELS_USAGE, runModelsCommand } from './models';
@@ -26,6 +27,7 @@ const USAGE = `Usage:
       Create an API token and print it once; --kb-clearance caps the hub sensitivity it reads (default internal,
       admin secret).
 ${KB_USAGE}
+${CONNECTOR_USAGE}
 ${CREATE_USER_USAGE}
 ${MODELS_USAGE}
       List the catalog, show a level's candidates, validate catalog files, diagnose a provider.
@@ -44,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'models') return runModelsCommand(rest, process.env);
   if (command === 'kb') return runKbCommand(env, rest, openDatabase);
   if (command === 'kb-mcp') return runKbMcpCommand(env);
+  if (command === 'connector') return runConnectorCommand(env, rest, openDatabase);
   if (command === 'auth' && rest[0] === 'create-user') {
     return createUserCommand(rest.slice(1), {
       env: process.env,

@@ -19,6 +19,8 @@ import { openModels } from '../routing/open-models';
 import { findTemporalCli } from '../temporal/cli-path';
 import { jobTaskQueue, temporalSettings } from '../temporal/config';
 import { connectClient, connectWorker, ensureSearchAttributes } from '../temporal/connection';
+import { ensureConnectorSchedules } from '../temporal/connector-schedules';
+import { loadConnectorsConfig } from '../connectors/config';
 import { startDevServer, type DevServer } from '../temporal/dev-server';
 import { startKeelWorker } from '../temporal/worker';
 import { loadStackConfig } from './config';
@@ -96,6 +98,11 @@ async function main(): Promise<void> {
     closers.push(() => temporal.close());
     const warning = await ensureSearchAttributes(temporal.client, env.TEMPORAL_NAMESPACE);
     if (warning) say(`warning: ${warning}`);
+    // One schedule per connector (paused unless CONNECTOR_<NAME>_ENABLED=true); the worker below runs them.
+    await ensureConnectorSchedules(temporal.client, {
+      taskQueue: jobTaskQueue(env),
+      config: loadConnectorsConfig(process.env, 'keel start'),
+    });
 
     const taskQueue = jobTaskQueue(env);
     const workspaces = workspaceRoot(env);
@@ -106,7 +113,15 @@ async function main(): Promise<void> {
       connection,
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue,
-      deps: { pool, queue, models: models.router, workspaceRoot: workspaces, kb: kb.hub, chat: chatWebApiFromEnv(env) },
+      deps: {
+        pool,
+        queue,
+        models: models.router,
+        workspaceRoot: workspaces,
+        kb: kb.hub,
+        chat: chatWebApiFromEnv(env),
+        connectorEnv: process.env,
+      },
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? path.resolve(__dirname, '..', 'workflow-bundle.js'),
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
     });

@@ -6,13 +6,17 @@ import { createPoolFromEnv } from '../db/pool';
 import { openHubFromEnv } from '../kb/open-from-env';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
+import { loadConnectorsConfig } from '../connectors/config';
 import { jobTaskQueue, temporalSettings } from './config';
 import { connectClient, connectWorker, ensureSearchAttributes } from './connection';
+import { ensureConnectorSchedules } from './connector-schedules';
 import { startKeelWorker } from './worker';
 import { loadWorkerConfig } from './worker-config';
 
 async function main(): Promise<void> {
   const env = loadWorkerConfig();
+  // Parsed before anything starts, so a bad connector variable stops the worker with its name.
+  const connectors = loadConnectorsConfig(process.env, 'keel worker');
   const pool = createPoolFromEnv(env);
   const queue = await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID });
   const models = await openModels(env, process.env, queue, { serveDemo: true });
@@ -29,9 +33,13 @@ async function main(): Promise<void> {
   const settings = temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p));
   // Workflows upsert KeelStatus, so the attributes must exist before the first job runs here.
   const registrar = await connectClient(settings);
-  const warning = await ensureSearchAttributes(registrar.client, env.TEMPORAL_NAMESPACE).finally(() =>
-    registrar.close(),
-  );
+  const warning = await ensureSearchAttributes(registrar.client, env.TEMPORAL_NAMESPACE)
+    .then(async (result) => {
+      // One schedule per connector, created or updated from this worker's configuration (paused when disabled).
+      await ensureConnectorSchedules(registrar.client, { taskQueue: jobTaskQueue(env), config: connectors });
+      return result;
+    })
+    .finally(() => registrar.close());
   if (warning) console.warn(`warning: ${warning}`);
   const connection = await connectWorker(settings);
   try {
@@ -46,6 +54,7 @@ async function main(): Promise<void> {
         workspaceRoot: workspaceRoot(env),
         chat: chatWebApiFromEnv(env),
         kb: kb.hub,
+        connectorEnv: process.env,
       },
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,

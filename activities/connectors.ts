@@ -1,0 +1,90 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Pool } from 'pg';
+import { ConfigError } from '../config/parse-env';
+import { loadConnectorsConfig } from '../connectors/config';
+import type { ConnectorName } from '../connectors/contract';
+import { RecordInvalidError } from '../connectors/hub-writer';
+import { runConnectorOnce } from '../connectors/run-once';
+import { CursorInvalidError } from '../connectors/run';
+import type { KnowledgeHub } from '../kb/hub';
+
+export const CONNECTOR_FAILED = 'ConnectorFailed';
+export const CONNECTOR_NOT_CONFIGURED = 'ConnectorNotConfigured';
+
+export interface ConnectorRunInput {
+  connector: ConnectorName;
+}
+
+export interface ConnectorRunResult {
+  connector: ConnectorName;
+  records: number;
+  written: number;
+  unchanged: number;
+  bytes: number;
+  /** Paths the index refused (`path: reason`). */
+  indexProblems: string[];
+}
+
+/** While a long step (a clone) reports nothing, the last progress is heartbeated this often. */
+const HEARTBEAT_EVERY_MS = 20_000;
+
+/** Failures that no retry can fix: they need an operator. */
+const PERMANENT = [ConfigError, CursorInvalidError, RecordInvalidError];
+
+export function connectorActivities(deps: { pool: Pool; kb?: KnowledgeHub; connectorEnv?: NodeJS.ProcessEnv }) {
+  return {
+    /**
+     * A full connector run (connectors/run-once.ts) with its progress heartbeated as `{ records, bytes, note }`.
+     * Idempotent: a retry starts from the stored cursor and rewrites nothing already identical.
+     */
+    async syncConnector(input: ConnectorRunInput): Promise<ConnectorRunResult> {
+      const context = Context.current();
+      if (!deps.kb) {
+        throw ApplicationFailure.create({
+          type: CONNECTOR_NOT_CONFIGURED,
+          message: 'this worker has no knowledge hub to index connector output into',
+          nonRetryable: false,
+        });
+      }
+      const env = deps.connectorEnv ?? {};
+      let progress: { records: number; bytes: number; note?: string } = { records: 0, bytes: 0 };
+      const beat = setInterval(() => context.heartbeat(progress), HEARTBEAT_EVERY_MS);
+      try {
+        const report = await runConnectorOnce({
+          name: input.connector,
+          env,
+          config: loadConnectorsConfig(env, `connector ${input.connector}`),
+          pool: deps.pool,
+          index: { pool: deps.kb.pool, embedder: deps.kb.embedder, unavailable: deps.kb.unavailable },
+          signal: context.cancellationSignal,
+          log: (line) => {
+            context.log.info(line);
+          },
+          progress(update) {
+            progress = { ...progress, ...update };
+            context.heartbeat(progress);
+          },
+        });
+        return {
+          connector: report.connector,
+          records: report.records,
+          written: report.written.length,
+          unchanged: report.unchanged,
+          bytes: report.bytes,
+          indexProblems: report.indexProblems.map((p) => `${p.path}: ${p.error}`),
+        };
+      } catch (err) {
+        if (PERMANENT.some((type) => err instanceof type)) {
+          throw ApplicationFailure.create({
+            type: CONNECTOR_FAILED,
+            message: (err as Error).message,
+            nonRetryable: true,
+          });
+        }
+        throw err;
+      } finally {
+        clearInterval(beat);
+      }
+    },
+  };
+}

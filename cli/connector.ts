@@ -1,0 +1,141 @@
+// `keel connector run|trigger|reset`: a connector run in this process, a one-off run on the workers, a cursor reset.
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Pool } from 'pg';
+import { parseEnv } from '../config/parse-env';
+import { ConnectorNameSchema, loadConnectorsConfig } from '../connectors/config';
+import type { Connector, ConnectorName } from '../connectors/contract';
+import { runConnectorOnce, type RunReport } from '../connectors/run-once';
+import { resetConnectorCursor } from '../db/connector-state';
+import { migrate } from '../db/migrate';
+import { openHubFromEnv } from '../kb/open-from-env';
+import { readStackState } from '../stack/state-file';
+import { temporalEnv, temporalSettings } from '../temporal/config';
+import { connectClient } from '../temporal/connection';
+import { triggerConnectorRun } from '../temporal/connector-schedules';
+import type { CliEnv } from './config';
+import { runSlackBackfill, SLACK_BACKFILL_USAGE } from './connector-backfill';
+import { CommandFailed } from './models';
+
+export const CONNECTOR_USAGE = `  keel connector run --connector notion|slack|github
+      Run a connector here, now: clone the hub (KB_HUB_URL) into a temporary directory, write changed records under
+      sources/<service>/, index them, store the cursor, discard the directory. Exits 1 if the index refused a file.
+  keel connector trigger notion|slack|github [--wait]
+      Start a one-off run of the connector's schedule on the workers (TEMPORAL_ADDRESS, else the running stack's);
+      --wait waits for it and prints its summary.
+  keel connector reset --connector notion|slack|github
+      Forget the stored cursor: the next run reads everything again (unchanged records are not rewritten).
+  keel connector backfill --connector slack --export <dir> --channel <id|name>
+      Re-seed one channel from a workspace export, written and indexed the way a run does.`;
+
+type OpenDatabase = (env: CliEnv) => Promise<{ pool: Pool; close(): Promise<void> }>;
+
+function connectorName(value: string | undefined): ConnectorName {
+  const parsed = ConnectorNameSchema.safeParse(value);
+  if (!parsed.success) throw new CommandFailed(`a connector is one of notion, slack, github\n\n${CONNECTOR_USAGE}`);
+  return parsed.data;
+}
+
+export async function runConnectorCommand(env: CliEnv, args: string[], openDatabase: OpenDatabase): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'backfill') {
+    let report: RunReport | undefined;
+    try {
+      await runSlackBackfill({
+        argv: rest,
+        env: process.env,
+        runConnector: async (connector) => {
+          report = await runHere(env, 'slack', openDatabase, connector);
+        },
+      });
+    } catch (err) {
+      if ((err as Error).message.includes(SLACK_BACKFILL_USAGE)) throw new CommandFailed((err as Error).message);
+      throw err;
+    }
+    return report && report.indexProblems.length > 0 ? 1 : 0;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { connector: { type: 'string' }, wait: { type: 'boolean', default: false } },
+  });
+  if (sub === 'trigger') return trigger(env, connectorName(values.connector ?? positionals[0]), values.wait);
+  const name = connectorName(values.connector ?? positionals[0]);
+  if (sub === 'reset') {
+    const database = await openDatabase(env);
+    try {
+      await migrate(database.pool, env.POSTGRES_SCHEMA);
+      const had = await resetConnectorCursor(database.pool, name);
+      console.log(had ? `cursor of ${name} reset` : `${name} had no stored cursor`);
+      return 0;
+    } finally {
+      await database.close();
+    }
+  }
+  if (sub !== 'run') throw new CommandFailed(`unknown command: connector ${args.join(' ')}\n\n${CONNECTOR_USAGE}`);
+  const report = await runHere(env, name, openDatabase);
+  return report.indexProblems.length > 0 ? 1 : 0;
+}
+
+/** A whole run in this process (the registry's connector, or `connector`), printing what it wrote. */
+async function runHere(
+  env: CliEnv,
+  name: ConnectorName,
+  openDatabase: OpenDatabase,
+  connector?: Connector<unknown>,
+): Promise<RunReport> {
+  const config = loadConnectorsConfig(process.env, 'keel connector');
+  const database = await openDatabase(env);
+  try {
+    await migrate(database.pool, env.POSTGRES_SCHEMA);
+    const { hub, warning } = await openHubFromEnv({
+      env: process.env,
+      processName: 'keel connector',
+      pool: database.pool,
+      schema: env.POSTGRES_SCHEMA,
+      dataDir: env.DATA_DIR,
+      postgresSsl: env.POSTGRES_SSL,
+    });
+    try {
+      if (warning) throw new CommandFailed(warning);
+      const report = await runConnectorOnce({
+        name,
+        env: process.env,
+        config,
+        pool: database.pool,
+        index: { pool: hub.pool, embedder: hub.embedder, unavailable: hub.unavailable },
+        connector,
+        log: (line) => console.error(line),
+        progress: ({ records, bytes }) => process.stderr.write(`\r${records ?? 0} records, ${bytes ?? 0} bytes`),
+      });
+      process.stderr.write('\n');
+      for (const path of report.written) console.log(`written    ${path}`);
+      for (const problem of report.indexProblems) console.log(`invalid    ${problem.path}: ${problem.error}`);
+      console.log(
+        `${name}: ${report.records} records, ${report.written.length} written, ${report.unchanged} unchanged, ${report.bytes} bytes`,
+      );
+      return report;
+    } finally {
+      await hub.close();
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+async function trigger(env: CliEnv, name: ConnectorName, wait: boolean): Promise<number> {
+  const temporal = parseEnv(temporalEnv, process.env, 'keel connector');
+  const address = temporal.TEMPORAL_ADDRESS ?? readStackState(env.DATA_DIR)?.temporal_address;
+  if (!address) throw new CommandFailed('no Temporal to reach: set TEMPORAL_ADDRESS, or start Keel with `npm start`');
+  const connection = await connectClient(temporalSettings(temporal, address, (p) => fs.readFileSync(p)));
+  const { client } = connection;
+  try {
+    const { workflowId } = await triggerConnectorRun(client, name);
+    console.log(`connector ${name}: run ${workflowId}`);
+    if (!wait) return 0;
+    console.log(JSON.stringify(await client.workflow.getHandle(workflowId).result(), null, 2));
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,185 @@
+// The spec's block table: Notion block trees to markdown. Pure and synchronous, so goldens and the bench run it
+// without a network.
+import { z } from 'zod';
+import type { Block, BlockNode } from './api-schemas';
+import { RichTextSchema } from './api-schemas';
+import { plainText, renderRichText } from './rich-text';
+
+const TextPayload = z.looseObject({ rich_text: z.array(RichTextSchema).default([]) });
+const ToDoPayload = TextPayload.extend({ checked: z.boolean().default(false) });
+const CalloutPayload = TextPayload.extend({
+  icon: z.looseObject({ type: z.string(), emoji: z.string().optional() }).nullish(),
+});
+const CodePayload = TextPayload.extend({ language: z.string().default('') });
+const FilePayload = z.looseObject({
+  type: z.string().optional(),
+  caption: z.array(RichTextSchema).default([]),
+  name: z.string().optional(),
+  external: z.looseObject({ url: z.string() }).optional(),
+  file: z.looseObject({ url: z.string() }).optional(),
+});
+const UrlPayload = z.looseObject({ url: z.string().default('') });
+const TitlePayload = z.looseObject({ title: z.string().default('') });
+const TablePayload = z.looseObject({ has_column_header: z.boolean().default(false) });
+const TableRowPayload = z.looseObject({ cells: z.array(z.array(RichTextSchema)).default([]) });
+
+const LIST_TYPES = new Set(['bulleted_list_item', 'numbered_list_item', 'to_do']);
+const HEADINGS: Record<string, string> = { heading_1: '##', heading_2: '###', heading_3: '####' };
+
+/** Types whose children the renderer shows; the client fetches children only for these (child pages never recurse). */
+export const TYPES_WITH_RENDERED_CHILDREN = new Set([
+  'paragraph',
+  'heading_1',
+  'heading_2',
+  'heading_3',
+  'bulleted_list_item',
+  'numbered_list_item',
+  'to_do',
+  'quote',
+  'callout',
+  'table',
+  'column_list',
+  'column',
+]);
+
+function payload<S extends z.ZodType>(block: Block, schema: S): z.output<S> {
+  return schema.parse((block as Record<string, unknown>)[block.type] ?? {});
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : prefix + line))
+    .join('\n');
+}
+
+/** Notion-hosted file URLs are signed for about an hour; dropping the signature keeps a re-render byte-identical. */
+function stableFileUrl(file: z.output<typeof FilePayload>): string {
+  if (file.external) return file.external.url;
+  const url = file.file?.url ?? '';
+  const query = url.indexOf('?');
+  return query >= 0 ? url.slice(0, query) : url;
+}
+
+function fence(text: string, language: string): string {
+  const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((run) => run.length));
+  const marks = '`'.repeat(longest + 1);
+  // The API's "plain text" has a space, which would end the info string after "plain".
+  const info = language === 'plain text' ? 'text' : language.replace(/\s+/g, '-');
+  return `${marks}${info}\n${text}\n${marks}`;
+}
+
+function tableCell(cell: Parameters<typeof renderRichText>[0]): string {
+  return renderRichText(cell).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function renderTable(node: BlockNode): string {
+  const { has_column_header } = payload(node.block, TablePayload);
+  const rows = node.children
+    .filter((child) => child.block.type === 'table_row')
+    .map((child) => payload(child.block, TableRowPayload).cells.map(tableCell));
+  const width = Math.max(1, ...rows.map((row) => row.length));
+  const line = (cells: string[]) =>
+    `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`.replace(/ {2}\|/g, ' |');
+  // Markdown tables need a header row; a Notion table without one gets an empty header.
+  const header = has_column_header ? (rows.shift() ?? []) : [];
+  return [line(header), `|${' --- |'.repeat(width)}`, ...rows.map(line)].join('\n');
+}
+
+function renderListItem(node: BlockNode, number: number): string {
+  const { block } = node;
+  let marker: string;
+  let text: string;
+  if (block.type === 'to_do') {
+    const todo = payload(block, ToDoPayload);
+    marker = todo.checked ? '- [x] ' : '- [ ] ';
+    text = renderRichText(todo.rich_text);
+  } else {
+    marker = block.type === 'numbered_list_item' ? `${number}. ` : '- ';
+    text = renderRichText(payload(block, TextPayload).rich_text);
+  }
+  // Bulleted and to-do children sit 2 spaces in; numbered children align with the text after "N. " (CommonMark).
+  const childIndent = ' '.repeat(block.type === 'numbered_list_item' ? marker.length : 2);
+  const lines = [marker + indent(text, childIndent).trimStart()];
+  const children = renderBlocks(node.children);
+  if (children) lines.push(indent(children, childIndent));
+  return lines.join('\n');
+}
+
+function quoted(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '>' : `> ${line}`))
+    .join('\n');
+}
+
+/** One non-list block; its children, where shown, follow it (quotes and callouts keep them inside the quote). */
+function renderBlock(node: BlockNode): string {
+  const { block } = node;
+  const type = block.type;
+  const children = () => renderBlocks(node.children);
+  const withChildren = (own: string) => [own, children()].filter((part) => part !== '').join('\n\n');
+  const heading = HEADINGS[type];
+  if (heading) return withChildren(`${heading} ${renderRichText(payload(block, TextPayload).rich_text)}`);
+  switch (type) {
+    case 'paragraph':
+      return withChildren(renderRichText(payload(block, TextPayload).rich_text));
+    case 'quote':
+      return quoted(withChildren(renderRichText(payload(block, TextPayload).rich_text)));
+    case 'callout': {
+      const callout = payload(block, CalloutPayload);
+      const emoji = callout.icon?.emoji ? `${callout.icon.emoji} ` : '';
+      return quoted(withChildren(emoji + renderRichText(callout.rich_text)));
+    }
+    case 'code': {
+      const code = payload(block, CodePayload);
+      return fence(plainText(code.rich_text), code.language);
+    }
+    case 'image':
+    case 'video':
+    case 'file':
+    case 'pdf': {
+      const file = payload(block, FilePayload);
+      const caption = plainText(file.caption) || file.name || '';
+      return `![${caption.replace(/[[\]]/g, '\\$&')}](${stableFileUrl(file)})`;
+    }
+    case 'bookmark':
+    case 'embed':
+    case 'link_preview':
+      return payload(block, UrlPayload).url;
+    case 'child_page':
+      return `[child page: ${payload(block, TitlePayload).title}]`;
+    case 'child_database':
+      return `[child database: ${payload(block, TitlePayload).title}]`;
+    case 'table':
+      return renderTable(node);
+    case 'column_list':
+    case 'column':
+      return children();
+    default:
+      return `[unsupported block: ${type}]`;
+  }
+}
+
+/**
+ * Renders sibling blocks: blocks are separated by a blank line, items of one list by a newline. Numbering counts
+ * consecutive numbered items and restarts at 1 after any other block interrupts them.
+ */
+export function renderBlocks(nodes: readonly BlockNode[]): string {
+  const parts: string[] = [];
+  let previousType: string | undefined;
+  let number = 0;
+  for (const node of nodes) {
+    const type = node.block.type;
+    number = type === 'numbered_list_item' && previousType === type ? number + 1 : 1;
+    const rendered = LIST_TYPES.has(type) ? renderListItem(node, number) : renderBlock(node);
+    if (rendered === '') {
+      previousType = type;
+      continue;
+    }
+    const sameList = LIST_TYPES.has(type) && LIST_TYPES.has(previousType ?? '') && parts.length > 0;
+    parts.push(parts.length === 0 ? rendered : `${sameList ? '\n' : '\n\n'}${rendered}`);
+    previousType = type;
+  }
+  return parts.join('');
+}

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { GraphEditError } from '../scenarios/graph';
 
 /** An error with a place in the API's contract: its status and code reach the client as `{ error: { code, message } }`. */
 export class AppError extends Error {
@@ -58,6 +59,8 @@ export interface ErrorBody {
 
 /** The one place errors become responses. 4xx messages are the client's to read; 5xx details stay in the log. */
 export function handleError(err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
+  // The graph rules live outside the API (jobs run graphs too) but word their refusals with the API's status and code.
+  if (err instanceof GraphEditError) err = new AppError(err.status, err.code, err.message);
   if (err instanceof AppError) {
     return reply
       .code(err.statusCode)

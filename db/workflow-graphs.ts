@@ -20,13 +20,14 @@ export async function loadWorkflowGraph(pool: Pool, workflowId: string): Promise
 
 /**
  * Applies one edit under a row lock, so concurrent edits of one workflow apply one after the other and none is lost.
- * The first edit stores the graph seeded from the scenario file. With `expectedVersion`, an edit made against an
- * older version is refused (409 `version_conflict`) instead of silently building on a graph the client did not see.
+ * The first edit stores the graph `seed` returns (the scenario file's); later edits never read the file. With
+ * `expectedVersion`, an edit made against an older version is refused (409 `version_conflict`) instead of silently
+ * building on a graph the client did not see.
  */
 export async function editWorkflowGraph(
   pool: Pool,
   workflowId: string,
-  seed: AgentGraph,
+  seed: () => Promise<AgentGraph>,
   edit: GraphEdit,
   expectedVersion?: number,
 ): Promise<StoredGraph> {
@@ -39,7 +40,7 @@ export async function editWorkflowGraph(
     );
     const current = rows[0]
       ? { graph: agentGraphSchema.parse(rows[0].graph), version: rows[0].version }
-      : { graph: seed, version: 0 };
+      : { graph: await seed(), version: 0 };
     if (expectedVersion !== undefined && expectedVersion !== current.version) {
       throw new GraphEditError(
         409,

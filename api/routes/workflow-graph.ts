@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { findActiveJob, findJob, findLatestFinishedJob, isTerminalStatus } from '../../db/jobs';
 import { archiveRunGraph, findRunGraph } from '../../db/run-graphs';
 import { editWorkflowGraph, loadWorkflowGraph, type StoredGraph } from '../../db/workflow-graphs';
-import { graphFromScenario, GraphEditError, runOrder, type AgentGraph, type GraphEdit } from '../../scenarios/graph';
+import { graphFromScenario, runOrder, type AgentGraph, type GraphEdit } from '../../scenarios/graph';
 import { loadScenario, ScenarioError } from '../../scenarios/load';
 import { levelSchema } from '../../scenarios/schema';
 import type { ApiDeps } from '../deps';
-import { AppError, ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError } from '../errors';
 import { principalOf } from '../plugins/principal';
 import { visibleWorkflowRef } from '../submit';
 import { ErrorSchema } from './chat';
@@ -88,10 +88,6 @@ async function seedGraph(scenario: string): Promise<AgentGraph> {
   }
 }
 
-export function asAppError(err: unknown): unknown {
-  return err instanceof GraphEditError ? new AppError(err.status, err.code, err.message) : err;
-}
-
 /** The workflow's agent graph (GET, and the four edits) and the archived run graph of its finished jobs. */
 export function workflowGraphRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -117,19 +113,14 @@ export function workflowGraphRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         async (request) => {
           const workflow = await visibleWorkflowRef(deps, principalOf(request), request.params.id);
           const requested = request.body as B;
-          try {
-            const seed = await seedGraph(workflow.scenario);
-            const stored = await editWorkflowGraph(
-              deps.pool,
-              workflow.workflow_id,
-              seed,
-              toEdit(requested),
-              requested.version,
-            );
-            return view(workflow.workflow_id, stored);
-          } catch (err) {
-            throw asAppError(err);
-          }
+          const stored = await editWorkflowGraph(
+            deps.pool,
+            workflow.workflow_id,
+            () => seedGraph(workflow.scenario),
+            toEdit(requested),
+            requested.version,
+          );
+          return view(workflow.workflow_id, stored);
         },
       );
 

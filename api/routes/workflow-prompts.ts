@@ -13,7 +13,7 @@ import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowS
 export const CreateWorkflowBody = ChatRequestSchema.omit({ workflow_id: true });
 export const AppendPromptBody = ChatRequestSchema.pick({ prompt: true, metadata: true });
 
-export const PromptThreadSchema = z.object({
+const PromptThreadSchema = z.object({
   prompt_id: z.string(),
   workflow_id: z.string(),
   prompt: z.string(),

@@ -35,6 +35,52 @@ const workflowRestrictions = {
   ].map((name) => ({ name, message: 'Workflow code must not import Node built-ins (determinism).' })),
 };
 
+/**
+ * The layers of docs/layout.md, checked on every import (type imports included): a folder may import only from
+ * its own layer's lower neighbours and the layers below it. Composition roots (stack/), the CLI, benches and tests
+ * may import anything.
+ */
+const LAYERS = {
+  edge: ['api', 'auth', 'chat'],
+  application: ['jobs'],
+  domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay'],
+  infrastructure: ['db', 'queue', 'http', 'config'],
+  temporal: ['workflows', 'pure', 'activities', 'temporal'],
+  tools: ['stack', 'cli', 'bench'],
+};
+const dirs = (...names) => names.map((name) => `./${name}`);
+const zone = (targets, from, message) => ({ target: dirs(...targets), from: dirs(...from), message });
+const layerZones = [
+  ...LAYERS.edge.map((edge) =>
+    zone(
+      [...LAYERS.edge.filter((other) => other !== edge), ...LAYERS.application, ...LAYERS.domain],
+      [edge],
+      'an edge is imported only by composition roots (stack/), the CLI, benches and tests',
+    ),
+  ),
+  zone(
+    [...LAYERS.infrastructure, ...LAYERS.temporal],
+    LAYERS.edge,
+    'an edge is imported only by composition roots (stack/), the CLI, benches and tests',
+  ),
+  zone(
+    [...LAYERS.edge, ...LAYERS.application, ...LAYERS.domain, ...LAYERS.infrastructure, ...LAYERS.temporal],
+    LAYERS.tools,
+    'tools (stack/, cli/, bench/) are entry points; nothing imports them',
+  ),
+  zone(
+    [...LAYERS.domain, ...LAYERS.infrastructure],
+    LAYERS.application,
+    'the application layer (jobs/) is called from above, never from below',
+  ),
+  zone(LAYERS.infrastructure, LAYERS.domain, 'infrastructure does not know the domain'),
+  zone(
+    [...LAYERS.domain, ...LAYERS.infrastructure],
+    ['activities', 'temporal', 'workflows'],
+    'domain and infrastructure code does not depend on the Temporal layer',
+  ),
+];
+
 module.exports = tseslint.config(
   // Plain-JS launchers (scripts/, bin/, configs) run before dependencies exist; they are kept small instead.
   { ignores: ['node_modules/', 'dist/', '.data/', '.temporal/', 'coverage/', '**/*.js'] },
@@ -49,6 +95,7 @@ module.exports = tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
       // Fastify plugins and interface implementations are async by contract even when they do not await.
       '@typescript-eslint/require-await': 'off',
     },
@@ -63,7 +110,7 @@ module.exports = tseslint.config(
   },
   {
     files: ['**/*.test.ts', 'test/**/*.ts'],
-    rules: { '@typescript-eslint/unbound-method': 'off' },
+    rules: { '@typescript-eslint/unbound-method': 'off', 'import-x/no-restricted-paths': 'off' },
   },
   prettier,
 );

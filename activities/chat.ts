@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Pool } from 'pg';
-import { relayJobEvents } from '../chat/relay';
-import type { ChatWebApi } from '../chat/web-api';
+import { relayJobEvents } from './chat-relay';
+import type { ChatWebApi } from '../chat-relay/web-api';
 import type { QueueStore } from '../queue/queue-store';
-import type { ChatDelivery, ChatRelayInput, ChatRelaySlice, ChatRelayState } from '../workflows/chat-definitions';
+import type { ChatDelivery, ChatRelayInput, ChatRelaySlice, ChatRelayState } from '../chat-relay/definitions';
 
 export const CHAT_NOT_CONFIGURED = 'ChatNotConfigured';
 export const CHAT_REFUSED = 'ChatRefused';

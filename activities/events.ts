@@ -1,16 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { jobEventsChannel } from '../jobs/job-event-feed';
 import type { Pool } from 'pg';
 import { z } from 'zod';
-import { appendEvent as storeEvent, JobNotRecordedError, type EventIds } from '../db/events';
+import { appendEvent as storeEvent, JobNotRecordedError, type EventIds } from '../events/store';
 import { checkPayload, eventDraft, type EventDraft, type EventEnvelope } from '../events/envelope';
 import type { QueueStore } from '../queue/queue-store';
 
 export const INVALID_EVENT = 'InvalidEvent';
-
-/** The queue-store channel that carries a job's live events. */
-export function jobEventsChannel(jobId: string): string {
-  return `job:${jobId}:events`;
-}
 
 export interface AppendEventInput {
   ids: EventIds;

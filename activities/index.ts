@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { ChatWebApi } from '../chat/web-api';
+import type { ChatWebApi } from '../chat-relay/web-api';
 import type { KnowledgeHub } from '../kb/hub';
 import type { QueueStore } from '../queue/queue-store';
 import type { ModelRouter } from '../routing/router';

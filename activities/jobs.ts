@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { setJobStatus, type JobStatus, type JobUsage } from '../db/jobs';
-import { archiveRunGraph } from '../db/run-graphs';
+import { archiveRunGraph } from '../events/run-graph-store';
 
 export function jobActivities(deps: { pool: Pool }) {
   return {

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { loadScenario as readScenario, ScenarioError } from '../scenarios/load';
-import type { Scenario } from '../workflows/scenario-types';
+import type { Scenario } from '../scenarios/types';
 
 export function scenarioActivities() {
   return {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { IdAllocator } from '../db/ids';
 import type { TokenOwner } from '../db/tokens';
 import type { QueueStore } from '../queue/queue-store';
-import { createBaseApp, noSuchRoute } from './base-app';
+import { createBaseApp, noSuchRoute } from '../http/base-app';
 import { principalPlugin, type RateLimits } from './plugins/principal';
 import { healthRoutes } from './routes/health';
 import { workflowWritesWithoutDatabase } from './routes/workflows-without-database';

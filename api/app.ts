@@ -1,14 +1,13 @@
 import sse from '@fastify/sse';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import { findTokenOwner } from '../db/tokens';
-import { createBaseApp } from './base-app';
+import { createBaseApp } from '../http/base-app';
 import type { ApiDeps } from './deps';
 import { attachBudgetGate, type BudgetGateOptions } from './plugins/budget-gate';
 import { principalPlugin } from './plugins/principal';
 import { approvalRoutes } from './routes/approvals';
 import { atlasRoutes } from './routes/atlas';
 import { chatRoutes } from './routes/chat';
-import { chatAppRoutes } from './routes/chatapp';
 import { healthRoutes } from './routes/health';
 import { jobStreamRoutes } from './routes/job-stream';
 import { jobRoutes } from './routes/jobs';
@@ -21,13 +20,17 @@ import { workflowRoutes } from './routes/workflow-prompts';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
- * on port 0. The caller owns the dependencies and closes them after `app.close()`. With `gates.budget`
- * (the identity service's tables reachable from `deps.pool`), run submission refuses over-budget users (402).
+ * on port 0. The caller owns the dependencies and closes them after `app.close()`.
  */
 export async function buildApp(
   deps: ApiDeps,
   options: FastifyServerOptions = {},
-  gates: { budget?: BudgetGateOptions } = {},
+  extras: {
+    /** The identity service's tables reachable from `deps.pool`: run submission refuses over-budget users (402). */
+    budget?: BudgetGateOptions;
+    /** Routes of other front doors served by this process (team chat's callbacks), registered by the entry point. */
+    routes?: FastifyPluginAsync[];
+  } = {},
 ): Promise<FastifyInstance> {
   const app = createBaseApp(options);
   await app.register(sse, { heartbeatInterval: deps.heartbeatMs });
@@ -36,7 +39,7 @@ export async function buildApp(
     queue: deps.queue,
     rateLimits: deps.rateLimits,
   });
-  if (gates.budget) attachBudgetGate(app, gates.budget);
+  if (extras.budget) attachBudgetGate(app, extras.budget);
   await app.register(healthRoutes);
   await app.register(chatRoutes(deps));
   await app.register(projectRoutes(deps));
@@ -49,6 +52,6 @@ export async function buildApp(
   await app.register(workflowGraphRoutes(deps));
   await app.register(kbRoutes(deps));
   await app.register(atlasRoutes(deps));
-  await app.register(chatAppRoutes(deps));
+  for (const routes of extras.routes ?? []) await app.register(routes);
   return app;
 }

@@ -1,23 +1,15 @@
-import type { Client } from '@temporalio/client';
-import type { Pool } from 'pg';
-import { chatAppFromEnv, type ChatApp } from '../chat/chat-app';
-import { createIdAllocator, type IdAllocator } from '../db/ids';
+import { chatAppFromEnv, type ChatApp } from '../chat-relay/chat-app';
+import { createIdAllocator } from '../db/ids';
+import type { JobsDeps } from '../jobs/deps';
 import type { KnowledgeHub } from '../kb/hub';
-import type { QueueStore } from '../queue/queue-store';
 import type { ModelListing } from '../routing/router';
 import { jobTaskQueue } from '../temporal/config';
 import type { ApiEnv } from './config';
 import type { RateLimits } from './plugins/principal';
-import { workspaceRoot } from './workspace-root';
+import { workspaceRoot } from '../config/workspace-root';
 
 /** Everything the ingest API needs, built by the entry point (or a test) and handed to buildApp. */
-export interface ApiDeps {
-  pool: Pool;
-  queue: QueueStore;
-  temporal: Client;
-  ids: IdAllocator;
-  /** The Temporal task queue that carries jobs. */
-  taskQueue: string;
+export interface ApiDeps extends JobsDeps {
   /** What GET /v1/models lists. */
   models: { list(): Promise<ModelListing[]> };
   rateLimits: RateLimits;
@@ -27,10 +19,6 @@ export interface ApiDeps {
   heartbeatMs: number;
   /** How often a stream re-reads the database in case a live message was lost. */
   streamPollMs: number;
-  /** Per-job cost ceiling in USD given to every job this API starts. */
-  jobBudgetUsd?: number;
-  /** `heartbeat` event interval during long model calls, given to every job (ms). */
-  levelHeartbeatMs?: number;
   /** The knowledge hub behind /v1/kb/* and /v1/atlas/*; without one they answer 503 kb_unavailable. */
   kb?: KnowledgeHub;
   /** The team-chat app behind /v1/chatapp/*; without one (or without its signing secret) every request there is 401. */

@@ -16,7 +16,7 @@ import {
   type WorkflowListRow,
 } from '../db/workflow-list';
 import type { QueueStore } from '../queue/queue-store';
-import { AppError } from './errors';
+import { AppError } from '../http/errors';
 
 export interface WorkflowPage {
   rows: WorkflowListRow[];

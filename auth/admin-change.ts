@@ -1,9 +1,8 @@
 import type { Pool } from 'pg';
-import { NotFoundError } from '../api/errors';
+import { NotFoundError, ForbiddenError } from '../http/errors';
 import { withTransaction } from '../db/transaction';
-import { ForbiddenError } from './errors';
-import type { IdentityTables } from './tables';
-import { DISABLED_BY_ADMIN, USER_COLUMNS, toUser, type Role, type User } from './users';
+import type { IdentityTables } from '../db/qualified-tables';
+import { DISABLED_BY_ADMIN, USER_COLUMNS, toUser, type Role, type User } from '../db/users';
 
 export interface AdminChange {
   disabled?: boolean;

@@ -4,10 +4,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
-import { handleError } from '../api/errors';
+import { handleError, ForbiddenError } from '../http/errors';
 import type { AuthSettings } from './config';
 import type { AuthContext } from './context';
-import { ForbiddenError } from './errors';
 import { OidcClient } from './oidc';
 import { adminPluginRoutes } from './routes/admin-plugin';
 import { adminUserRoutes } from './routes/admin-users';
@@ -20,7 +19,7 @@ import { sessionRoutes } from './routes/session';
 import { SESSION_COOKIE, SessionResolver } from './session-resolver';
 import { createSessionStore } from './sessions';
 import { createSignInLimiter } from './sign-in-rate-limit';
-import { identityTables, ingestTables } from './tables';
+import { identityTables, ingestTables } from '../db/qualified-tables';
 
 /** Request bodies here are small JSON objects (credentials, admin changes). */
 const BODY_LIMIT_BYTES = 64 * 1024;

@@ -5,8 +5,8 @@ import { emptyAsUndefined, parseEnv } from '../config/parse-env';
 import { createCredentialUser } from './credential-users';
 import { migrateIdentity } from './migrate';
 import { PASSWORD_MAX, PASSWORD_MIN } from './password';
-import { identityTables } from './tables';
-import { ROLES } from './users';
+import { identityTables } from '../db/qualified-tables';
+import { ROLES } from '../db/users';
 
 export const CREATE_USER_USAGE = `  keel auth create-user --email <email> --password-stdin [--role admin] [--approved]
       Create an email-password user in the identity database (DATABASE_URL, else the ingest database);

@@ -1,10 +1,10 @@
 import type { Pool } from 'pg';
-import type { BudgetLookup } from './budget';
+import type { BudgetLookup } from '../jobs/budget';
 import type { AuthSettings } from './config';
 import type { OidcClient } from './oidc';
 import type { SessionResolver } from './session-resolver';
 import type { SignInLimiter } from './sign-in-rate-limit';
-import type { IdentityTables, IngestTables } from './tables';
+import type { IdentityTables, IngestTables } from '../db/qualified-tables';
 
 /** What every identity route is built over; assembled once by buildAuthApp. */
 export interface AuthContext {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserSchema } from './routes/schemas';
-import type { User } from './users';
+import type { User } from '../db/users';
 
 /** How long a signed snapshot of the session may stand in for a database check. */
 export const COOKIE_CACHE_MS = 5 * 60 * 1000;

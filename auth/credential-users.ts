@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import { withTransaction } from '../db/transaction';
 import { hashPassword } from './password';
-import type { IdentityTables } from './tables';
-import { PENDING_APPROVAL, insertAccount, insertUser, type Role, type User } from './users';
+import type { IdentityTables } from '../db/qualified-tables';
+import { PENDING_APPROVAL, insertAccount, insertUser, type Role, type User } from '../db/users';
 
 /**
  * Mints an email-password user the way an admin does: the user row plus a `credential` account whose

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from './context';
-import { ForbiddenError, UnauthenticatedError } from './errors';
+import { ForbiddenError, UnauthenticatedError } from '../http/errors';
 import type { ResolvedSession } from './session-resolver';
 
 /** The caller's session, or 401. */

@@ -1,8 +1,15 @@
 import type { Pool } from 'pg';
 import { withTransaction } from '../db/transaction';
 import type { ProviderIdentity } from './oidc';
-import type { IdentityTables } from './tables';
-import { PENDING_APPROVAL, findUserByAccount, findUserByEmail, insertAccount, insertUser, type User } from './users';
+import type { IdentityTables } from '../db/qualified-tables';
+import {
+  PENDING_APPROVAL,
+  findUserByAccount,
+  findUserByEmail,
+  insertAccount,
+  insertUser,
+  type User,
+} from '../db/users';
 
 /**
  * The user behind a provider identity, created on first sign-in by the invite-only hook: banned with

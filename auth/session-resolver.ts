@@ -2,7 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { COOKIE_CACHE_MS, decodeCookieCache, encodeCookieCache } from './cookie-cache';
 import type { SessionStore } from './sessions';
-import type { User } from './users';
+import type { User } from '../db/users';
 
 export const SESSION_COOKIE = 'keel_session';
 export const CACHE_COOKIE = 'keel_session_cache';

@@ -2,8 +2,8 @@
 // ~100 lines of session code instead); keeping it behind this interface makes that swap local.
 import type { Pool } from 'pg';
 import { loadLucia, loadLuciaPostgres } from './esm';
-import type { IdentityTables } from './tables';
-import { toUser, type User } from './users';
+import type { IdentityTables } from '../db/qualified-tables';
+import { toUser, type User } from '../db/users';
 
 export interface SessionCookieAttributes {
   domain?: string;

@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import { connectorsEnv } from '../connectors/config';
 import { runConnectorOnce, type RunReport } from '../connectors/run-once';
-import { resetConnectorCursor } from '../db/connector-state';
+import { resetConnectorCursor } from '../connectors/state-store';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { kbEnv } from '../kb/config';

@@ -16,7 +16,7 @@ import { createPool } from '../db/pool';
 import { createToken } from '../db/tokens';
 import { createQueueStore } from '../queue/create-queue-store';
 import { findTemporalCli } from '../temporal/cli-path';
-import { KEEL_CREATED_BY, KEEL_SEARCH_ATTRIBUTES, KEEL_STATUS, KEEL_WORKFLOW_ID } from '../temporal/search-attributes';
+import { KEEL_CREATED_BY, KEEL_SEARCH_ATTRIBUTES, KEEL_STATUS, KEEL_WORKFLOW_ID } from '../pure/search-attributes';
 import type { runJob } from '../workflows/job';
 import { startBenchApi } from './api';
 import { param, percentile } from './measure';

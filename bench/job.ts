@@ -30,7 +30,7 @@ import { shippedModelFiles } from '../routing/config';
 import { startDemoModelServer } from '../routing/demo-model/server';
 import { buildRouter, withDemoAt } from '../routing/open-models';
 import { findTemporalCli } from '../temporal/cli-path';
-import { KEEL_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { KEEL_SEARCH_ATTRIBUTES } from '../pure/search-attributes';
 import { startKeelWorker } from '../temporal/worker';
 import { bareActivities } from './bare-activities';
 import type { bareJob } from './bare-workflows';

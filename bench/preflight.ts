@@ -9,7 +9,7 @@ import { buildAuthApp } from '../auth/app';
 import { authSettings } from '../auth/config';
 import { createCredentialUser } from '../auth/credential-users';
 import { migrateIdentity } from '../auth/migrate';
-import { identityTables } from '../auth/tables';
+import { identityTables } from '../db/qualified-tables';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { param, percentile } from './measure';

@@ -1,7 +1,7 @@
 // Prints how long prompt redaction takes on inputs built to make a backtracking regex go quadratic,
 // next to a baseline measured in the same run: one linear regex pass over the same input.
 // Run: npm run build && node dist/bench/redact.js
-import { redactPrompt } from '../api/redact';
+import { redactPrompt } from '../jobs/redact';
 
 const CASES: Array<[string, string]> = [
   ['dotted words (200 kB)', 'a.'.repeat(100_000)],

@@ -1,22 +1,22 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
-import { appendPrompt } from '../api/append-prompt';
-import type { ApiDeps } from '../api/deps';
-import { UnavailableError } from '../api/errors';
-import { redactPrompt } from '../api/redact';
-import { submitJob } from '../api/submit';
+import { appendPrompt } from '../jobs/append-prompt';
+import type { JobsDeps } from '../jobs/deps';
+import { UnavailableError } from '../http/errors';
+import { redactPrompt } from '../jobs/redact';
+import { submitJob } from '../jobs/submit';
 import { claimChatThread, getChatThread, recordChatTurn, releaseChatThread } from '../db/chat-threads';
 import { findJob, isTerminalStatus } from '../db/jobs';
 import type { TokenOwner } from '../db/tokens';
 import { interruptsQuery, resumeUpdate } from '../workflows/human-input';
-import type { ChatApp, ChatIdentity } from './chat-app';
-import { composeTurnPrompt, recentHistory } from './history';
-import { BUSY_TEXT, START_FAILED_TEXT } from './messages';
+import type { ChatApp, ChatIdentity } from '../chat-relay/chat-app';
+import { composeTurnPrompt, recentHistory } from '../chat-relay/history';
+import { BUSY_TEXT, START_FAILED_TEXT } from '../chat-relay/messages';
 import type { ChatMessageEvent } from './payloads';
 import { startChatDelivery, startChatRelay } from './replies';
 import { isThreadReply, promptText, triageMessage, type DropRule } from './triage';
-import type { ThreadMessage } from './web-api';
+import type { ThreadMessage } from '../chat-relay/web-api';
 
 /** The chat system retries an unacknowledged delivery for minutes; remember what was seen well past that. */
 const DELIVERY_MEMORY_MS = 60 * 60_000;
@@ -68,7 +68,7 @@ export function chatPrincipal(teamId: string, userId: string): TokenOwner {
  * durable enqueue of that work.
  */
 export async function handleMessage(
-  deps: ApiDeps,
+  deps: JobsDeps,
   chat: ChatApp,
   delivery: MessageDelivery,
   log: FastifyBaseLogger,
@@ -136,7 +136,7 @@ interface Turn {
 }
 
 /** The turn of a claimed thread: answer the running job's question, say it is busy, or start the next job. */
-async function runTurn(deps: ApiDeps, chat: ChatApp, turn: Turn, log: FastifyBaseLogger): Promise<MessageOutcome> {
+async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBaseLogger): Promise<MessageOutcome> {
   const { event } = turn.delivery;
   // Read again under the claim: the thread may have started a turn since triage looked.
   const thread = await getChatThread(deps.pool, turn.where.channel, turn.where.threadTs);
@@ -196,7 +196,7 @@ async function readHistory(chat: ChatApp, event: ChatMessageEvent, log: FastifyB
  * treats the message as arriving during a turn).
  */
 async function answerOpenQuestion(
-  deps: ApiDeps,
+  deps: JobsDeps,
   jobId: string,
   answer: string,
   log: FastifyBaseLogger,

@@ -2,14 +2,14 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ApplicationFailure } from '@temporalio/common';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import { decideApprovalAs } from '../api/decide-approval';
-import type { ApiDeps } from '../api/deps';
-import { AppError } from '../api/errors';
-import { canSee } from '../api/plugins/principal';
-import { redactPrompt } from '../api/redact';
+import { decideApprovalAs } from '../jobs/decide-approval';
+import type { JobsDeps } from '../jobs/deps';
+import { AppError } from '../http/errors';
+import { canSee } from '../jobs/visibility';
+import { redactPrompt } from '../jobs/redact';
 import { findJob } from '../db/jobs';
 import { resumeUpdate } from '../workflows/human-input';
-import type { ChatApp } from './chat-app';
+import type { ChatApp } from '../chat-relay/chat-app';
 import { chatIdentity, chatPrincipal } from './inbound';
 import {
   ANSWER_ACTION,
@@ -18,7 +18,7 @@ import {
   APPROVE_ACTION,
   REJECT_ACTION,
   type ChatMessage,
-} from './messages';
+} from '../chat-relay/messages';
 import type { BlockActions } from './payloads';
 import { startChatDelivery } from './replies';
 
@@ -42,7 +42,7 @@ export type InteractionOutcome =
  * POST /v1/jobs/:id/resume. The pressed message is then updated (durably, through Temporal) to show the outcome.
  */
 export async function handleBlockActions(
-  deps: ApiDeps,
+  deps: JobsDeps,
   chat: ChatApp,
   payload: BlockActions,
   log: FastifyBaseLogger,

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { deliverChatReply, relayChatTurn } from '../workflows/chat-relay';
-import { chatRelayWorkflowId, type ChatDelivery, type ChatThreadRef } from '../workflows/chat-definitions';
+import { chatRelayWorkflowId, type ChatDelivery, type ChatThreadRef } from '../chat-relay/definitions';
 
 /** Where the API starts chat work: the job task queue, whose workers carry the chat activities. */
 export interface ChatWorkStarter {

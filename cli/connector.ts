@@ -6,7 +6,7 @@ import { parseEnv } from '../config/parse-env';
 import { ConnectorNameSchema, loadConnectorsConfig } from '../connectors/config';
 import type { Connector, ConnectorName } from '../connectors/contract';
 import { runConnectorOnce, type RunReport } from '../connectors/run-once';
-import { resetConnectorCursor } from '../db/connector-state';
+import { resetConnectorCursor } from '../connectors/state-store';
 import { migrate } from '../db/migrate';
 import { openHubFromEnv } from '../kb/open-from-env';
 import { readStackState } from '../stack/state-file';

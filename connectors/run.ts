@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { readConnectorCursor, writeConnectorCursor } from '../db/connector-state';
+import { readConnectorCursor, writeConnectorCursor } from './state-store';
 import type { Connector, ConnectorContext } from './contract';
 import { writeRecord, type PreviousDocumentLookup } from './hub-writer';
 

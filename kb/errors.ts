@@ -1,4 +1,4 @@
-import { AppError } from '../api/errors';
+import { AppError } from '../http/errors';
 
 /** The hub's failures that reach an API client, with their place in the contract (docs/knowledge-hub.md). */
 export class KbUnavailableError extends AppError {

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
-import { AppError, ConflictError, NotFoundError } from '../api/errors';
+import { AppError, ConflictError, NotFoundError } from '../http/errors';
 import { DocumentFormatError, parseHubDocument, renderHubDocument, splitFrontmatter } from './document-format';
 import { InvalidDocumentError } from './errors';
 import { hubFile, type HubPath } from './hub-path';

@@ -11,7 +11,7 @@ function refusal(graph: AgentGraph, edit: GraphEdit): { status: number; code: st
   try {
     applyGraphEdit(graph, edit);
   } catch (err) {
-    const { status, code, message } = err as { status: number; code: string; message: string };
+    const { statusCode: status, code, message } = err as { statusCode: number; code: string; message: string };
     return { status, code, message };
   }
   throw new Error('the edit was accepted');

@@ -8,7 +8,8 @@
  * An edge prompt is the sender's note to the receiver: it is put in front of the receiver's brief.
  */
 import { z } from 'zod';
-import type { Scenario, ScenarioLevel } from '../workflows/scenario-types';
+import { AppError } from '../http/errors';
+import type { Scenario, ScenarioLevel } from './types';
 import { checkScenario, levelSchema } from './schema';
 
 export interface GraphEdge {
@@ -39,16 +40,12 @@ export type GraphEdit =
   | { op: 'delete_edge'; from: string; to: string }
   | { op: 'set_edge_prompt'; from: string; to: string; prompt: string | null };
 
-/** An edit the graph refuses; `status` and `code` are what the API answers with. */
-export class GraphEditError extends Error {
+/** An edit the graph refuses; its status and code are what the API answers with. */
+export class GraphEditError extends AppError {
   override name = 'GraphEditError';
 
-  constructor(
-    readonly status: 400 | 404 | 409,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+  constructor(status: 400 | 404 | 409, code: string, message: string) {
+    super(status, code, message);
   }
 }
 

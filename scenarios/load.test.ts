@@ -11,7 +11,7 @@ import {
   scenarioIssues,
   validateChains,
 } from './load';
-import type { Scenario } from '../workflows/scenario-types';
+import type { Scenario } from './types';
 
 let tmp: string;
 beforeAll(() => {

@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { projectRoot } from '../config/paths';
-import type { Scenario } from '../workflows/scenario-types';
+import type { Scenario } from './types';
 import { checkScenario, SCENARIO_NAME } from './schema';
 import type { Checked } from '../config/schema-helpers';
 

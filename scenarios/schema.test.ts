@@ -1,5 +1,5 @@
 import { checkScenario } from './schema';
-import type { Scenario, ScenarioLevel } from '../workflows/scenario-types';
+import type { Scenario, ScenarioLevel } from './types';
 
 /** A valid four-level scenario; each test breaks one thing in a copy. */
 function scenario(): Scenario {

@@ -14,7 +14,7 @@ import {
   type Equal,
 } from '../config/schema-helpers';
 import { REQUIREMENTS, RUNGS } from '../routing/catalog/types';
-import type { LevelTool, Scenario, ScenarioLevel } from '../workflows/scenario-types';
+import type { LevelTool, Scenario, ScenarioLevel } from './types';
 
 /** Every tool a level may be offered, in the contract's order. */
 export const LEVEL_TOOLS = ['write_file', 'edit_file', 'ask_user', 'request_approval', 'kb_search'] as const;
@@ -180,7 +180,7 @@ function labelOf(value: unknown): string {
   return typeof value === 'string' && value !== '' ? value : '?';
 }
 
-// Compile-time proof that the schema produces exactly the contract in workflows/scenario-types.ts.
+// Compile-time proof that the schema produces exactly the contract in scenarios/types.ts.
 export type _ScenarioMatchesContract = Assert<Equal<z.output<typeof scenarioSchema>, Scenario>>;
 export type _LevelMatchesContract = Assert<Equal<z.output<typeof levelSchema>, ScenarioLevel>>;
 export type _ToolsMatchContract = Assert<Equal<(typeof LEVEL_TOOLS)[number], LevelTool>>;

@@ -4,10 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { buildApp } from '../api/app';
-import { chatWebApiFromEnv } from '../chat/chat-app';
+import { chatAppRoutes } from '../chat/routes';
+import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { apiDepsFromEnv } from '../api/deps';
-import { workspaceRoot } from '../api/workspace-root';
-import { startIdentityService } from '../auth/stack';
+import { workspaceRoot } from '../config/workspace-root';
+import { startIdentityService } from './identity';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
@@ -139,13 +140,14 @@ async function main(): Promise<void> {
     });
     closers.push(() => identity.close());
 
+    const deps = apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router, kb: kb.hub });
     const app = await buildApp(
-      apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router, kb: kb.hub }),
+      deps,
       {
         logger: { level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL },
       },
       // Submissions are refused with 402 over budget when identity shares this database.
-      { budget: identity.budgetGate },
+      { budget: identity.budgetGate, routes: [chatAppRoutes(deps)] },
     );
     closers.push(() => app.close());
     const apiUrl = await app.listen({ host: env.API_HOST, port: env.API_PORT });

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { TemporalSettings } from './config';
-import { KEEL_SEARCH_ATTRIBUTES } from './search-attributes';
+import { KEEL_SEARCH_ATTRIBUTES } from '../pure/search-attributes';
 
 /** gRPC ALREADY_EXISTS: another process registered the attributes first. */
 const GRPC_ALREADY_EXISTS = 6;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { KEEL_SEARCH_ATTRIBUTES } from './search-attributes';
+import { KEEL_SEARCH_ATTRIBUTES } from '../pure/search-attributes';
 
 export interface DevServer {
   address: string;

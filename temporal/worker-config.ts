@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatAppEnv } from '../chat/config';
+import { chatAppEnv } from '../chat-relay/config';
 import { emptyAsUndefined, parseEnv, requireWhenAlone } from '../config/parse-env';
 import { postgresEnv } from '../db/config';
 import { queueEnvSchema } from '../queue/config';

@@ -1,8 +1,8 @@
 import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { ChatDelivery, ChatRelayInput, ChatRelayState } from './chat-definitions';
+import type { ChatDelivery, ChatRelayInput, ChatRelayState } from '../chat-relay/definitions';
 
-// A slice follows the job's events for up to 10 minutes (chat/relay.ts), heartbeating as it goes; a worker that dies
+// A slice follows the job's events for up to 10 minutes (activities/chat-relay.ts), heartbeating as it goes; a worker that dies
 // mid-slice is noticed within the heartbeat timeout and the slice resumes elsewhere from its last heartbeat.
 const { relayChatEvents } = proxyActivities<Activities>({
   startToCloseTimeout: '15 minutes',

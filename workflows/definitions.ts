@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Intent } from './intents';
-import type { Scenario, ScenarioLevel } from './scenario-types';
+import type { Scenario, ScenarioLevel } from '../scenarios/types';
 import type { Rung } from '../routing/catalog/types';
 
 /** Ids every event of a job carries. */

@@ -13,7 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { strongestRung } from '../routing/resolve/effort';
-import { KEEL_STATUS } from '../temporal/search-attributes';
+import { KEEL_STATUS } from '../pure/search-attributes';
 import {
   answerSignal,
   interruptClearedSignal,
@@ -38,7 +38,7 @@ import {
   type AppendedPrompt,
 } from './human-input';
 import { BUDGET_EXCEEDED, runLevel } from './level';
-import type { Scenario, ScenarioLevel } from './scenario-types';
+import type { Scenario, ScenarioLevel } from '../scenarios/types';
 
 const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../routing/chat-types';
-import { renderLevelPrompt } from '../scenarios/render';
+import { renderLevelPrompt } from '../pure/render-prompt';
 import type { LevelInput } from './definitions';
 
 /**

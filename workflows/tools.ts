@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../routing/chat-types';
-import type { LevelTool } from './scenario-types';
+import type { LevelTool } from '../scenarios/types';
 
 const strings = (names: string[]) => Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
 

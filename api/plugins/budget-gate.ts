@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Pool } from 'pg';
-import { readBudgetState, type BudgetLookup } from '../../auth/budget';
-import { OverBudgetError } from '../../auth/errors';
+import { readBudgetState, type BudgetLookup } from '../../jobs/budget';
+import { OverBudgetError } from '../../http/errors';
 import { principalOf } from './principal';
 
 export interface BudgetGateOptions {
@@ -14,7 +14,7 @@ export interface BudgetGateOptions {
 /**
  * The soft monthly cap at run submission: a non-admin whose month-to-date spend has reached their budget is
  * refused with 402 before anything is stored or started. Jobs already running are not stopped (they may
- * overshoot). It is the same check as the identity preflight's `budget=1` (auth/budget.ts). A token whose
+ * overshoot). It is the same check as the identity preflight's `budget=1` (jobs/budget.ts). A token whose
  * user the identity service does not know (a machine user) has no budget to enforce and passes.
  */
 export function budgetGate(options: BudgetGateOptions): preHandlerAsyncHookHandler {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TokenOwner } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
-import { RateLimitedError, UnauthorizedError } from '../errors';
+import { RateLimitedError, UnauthorizedError } from '../../http/errors';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,16 +24,6 @@ export interface RateLimits {
 export function principalOf(request: FastifyRequest): TokenOwner {
   if (!request.principal) throw new UnauthorizedError('missing API token');
   return request.principal;
-}
-
-/** The org rule for every resource: visible to tokens of its org and to admin tokens; to others it does not exist. */
-export function canSee(principal: TokenOwner, orgId: string | null): boolean {
-  return principal.is_admin || orgId === principal.org_id;
-}
-
-/** The org a listing is limited to: the caller's, or null (every org) for an admin. */
-export function orgScope(principal: TokenOwner): string | null {
-  return principal.is_admin ? null : principal.org_id;
 }
 
 /**

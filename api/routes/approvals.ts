@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { APPROVAL_STATUSES, listApprovals, type ApprovalRow } from '../../db/approvals';
-import { decideApprovalAs, visibleApproval } from '../decide-approval';
+import { decideApprovalAs, visibleApproval } from '../../jobs/decide-approval';
 import type { ApiDeps } from '../deps';
-import { orgScope, principalOf } from '../plugins/principal';
-import { redactPrompt } from '../redact';
+import { principalOf } from '../plugins/principal';
+import { orgScope } from '../../jobs/visibility';
+import { redactPrompt } from '../../jobs/redact';
 import { ErrorSchema } from './chat';
 
 const MAX_COMMENT_CHARS = 2_000;

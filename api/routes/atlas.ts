@@ -5,7 +5,7 @@ import { getDocument, linksOf, listDomains, listScope, nearestDocuments } from '
 import { KhIdSchema } from '../../kb/kh-id';
 import { readableLevels, SensitivitySchema } from '../../kb/sensitivity';
 import type { ApiDeps } from '../deps';
-import { AppError, NotFoundError } from '../errors';
+import { AppError, NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
 import { hubOf } from './kb';

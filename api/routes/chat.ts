@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
-import { redactPrompt } from '../redact';
-import { submitJob } from '../submit';
+import { redactPrompt } from '../../jobs/redact';
+import { submitJob } from '../../jobs/submit';
 
 export const MAX_PROMPT_CHARS = 32_000;
 

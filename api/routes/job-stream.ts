@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps';
-import { jobEventFeed } from '../job-event-feed';
+import { jobEventFeed } from '../../jobs/job-event-feed';
 import { principalOf } from '../plugins/principal';
-import { visibleJob } from './jobs';
+import { visibleJob } from '../../jobs/visibility';
 
 /** Last-Event-ID from the header (reconnecting EventSource) or `?last_event_id=` (first connect). */
 function lastEventId(header: string | string[] | undefined, query: number | undefined): number {

@@ -1,14 +1,13 @@
 import fs from 'node:fs/promises';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resolveWorkspacePath } from '../../activities/workspace-path';
-import type { TokenOwner } from '../../db/tokens';
 import { listJobFiles } from '../../db/files';
-import { findJob, isTerminalStatus, setJobStatus, type JobRow } from '../../db/jobs';
 import type { ApiDeps } from '../deps';
-import { ConflictError, NotFoundError } from '../errors';
-import { canSee, principalOf } from '../plugins/principal';
+import { NotFoundError } from '../../http/errors';
+import { cancelJob } from '../../jobs/cancel';
+import { visibleJob } from '../../jobs/visibility';
+import { principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
 
 const JobParams = z.object({ id: z.string().min(1).max(100) });
@@ -28,20 +27,6 @@ export const JobSchema = z.object({
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
 });
-
-/** How long a cancel flag stays in the queue store: longer than any job should run. */
-const CANCEL_FLAG_TTL_MS = 7 * 24 * 3600 * 1000;
-
-export function cancelFlagKey(jobId: string): string {
-  return `job:${jobId}:cancel`;
-}
-
-/** A job is visible to its org and to admins; to anyone else it does not exist. */
-export async function visibleJob(deps: ApiDeps, principal: TokenOwner, jobId: string): Promise<JobRow> {
-  const job = await findJob(deps.pool, jobId);
-  if (!job || !canSee(principal, job.org_id)) throw new NotFoundError(`job ${jobId}`);
-  return job;
-}
 
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
@@ -86,20 +71,7 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
-        if (isTerminalStatus(job.status)) {
-          throw new ConflictError('job_finished', `job ${job.job_id} is already ${job.status}`);
-        }
-        await deps.queue.setFlag(cancelFlagKey(job.job_id), CANCEL_FLAG_TTL_MS);
-        try {
-          // Temporal cancellation reaches the running child workflow and its activities.
-          await deps.temporal.workflow.getHandle(job.job_id).cancel();
-        } catch (err) {
-          if (!(err instanceof WorkflowNotFoundError)) throw err;
-        }
-        // Best effort, so a UI unsticks even if the worker is down; the workflow records it too.
-        await setJobStatus(deps.pool, job.job_id, 'cancelled', {
-          error: { code: 'cancelled', message: 'cancelled by the user' },
-        }).catch((err: unknown) => request.log.warn({ err }, 'could not record the cancellation'));
+        await cancelJob(deps, job, request.log);
         return reply.code(202).send({ job_id: job.job_id, status: 'cancelled' });
       },
     );

@@ -10,7 +10,7 @@ import { KhIdSchema } from '../../kb/kh-id';
 import { searchKnowledge } from '../../kb/search';
 import { readableLevels, SensitivitySchema } from '../../kb/sensitivity';
 import type { ApiDeps } from '../deps';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
 

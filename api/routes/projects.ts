@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createProject, getProject, listProjects, type ProjectRow } from '../../db/projects';
 import type { ApiDeps } from '../deps';
-import { ConflictError, NotFoundError } from '../errors';
-import { canSee, orgScope, principalOf } from '../plugins/principal';
+import { ConflictError, NotFoundError } from '../../http/errors';
+import { principalOf } from '../plugins/principal';
+import { canSee, orgScope } from '../../jobs/visibility';
 import { ErrorSchema } from './chat';
 
 const SLUG = z

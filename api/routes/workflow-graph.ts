@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findActiveJob, findJob, findLatestFinishedJob, isTerminalStatus } from '../../db/jobs';
-import { archiveRunGraph, findRunGraph } from '../../db/run-graphs';
-import { editWorkflowGraph, loadWorkflowGraph, type StoredGraph } from '../../db/workflow-graphs';
+import { archiveRunGraph, findRunGraph } from '../../events/run-graph-store';
+import { editWorkflowGraph, loadWorkflowGraph, type StoredGraph } from '../../scenarios/graph-store';
 import { graphFromScenario, runOrder, type AgentGraph, type GraphEdit } from '../../scenarios/graph';
 import { loadScenario, ScenarioError } from '../../scenarios/load';
 import { levelSchema } from '../../scenarios/schema';
 import type { ApiDeps } from '../deps';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
-import { visibleWorkflowRef } from '../submit';
+import { visibleWorkflowRef } from '../../jobs/submit';
 import { ErrorSchema } from './chat';
 
 const Params = z.object({ id: z.string().min(1).max(100) });

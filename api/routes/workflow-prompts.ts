@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listPromptThreads } from '../../db/jobs';
-import { appendPrompt } from '../append-prompt';
+import { appendPrompt } from '../../jobs/append-prompt';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
-import { redactPrompt } from '../redact';
-import { submitJob } from '../submit';
+import { redactPrompt } from '../../jobs/redact';
+import { submitJob } from '../../jobs/submit';
 import { databaseWorkflows } from '../workflow-directory';
 import { ChatRequestSchema, ErrorSchema } from './chat';
 import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowSchema } from './workflows';

@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
 import { workflowState, type WorkflowListRow } from '../../db/workflow-list';
-import { NotFoundError } from '../errors';
-import { canSee, orgScope, principalOf } from '../plugins/principal';
+import { NotFoundError } from '../../http/errors';
+import { principalOf } from '../plugins/principal';
+import { canSee, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
 import { ErrorSchema } from './chat';
 

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { applyAdminChange, userStatus } from '../admin-change';
-import { ConflictError } from '../../api/errors';
+import { ConflictError } from '../../http/errors';
 import type { AuthContext } from '../context';
 import { createCredentialUser } from '../credential-users';
 import { requireAdmin } from '../guards';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../password';
-import { listUsers, ROLES } from '../users';
+import { listUsers, ROLES } from '../../db/users';
 import { ErrorSchema, UserIdSchema, UserSchema } from './schemas';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { applyAdminChange, userStatus } from '../admin-change';
-import { budgetState, monthStart, monthToDateSpendByUser } from '../budget';
+import { budgetState, monthStart, monthToDateSpendByUser } from '../../jobs/budget';
 import type { AuthContext } from '../context';
 import { requireAdmin } from '../guards';
-import { listUsers, ROLES } from '../users';
+import { listUsers, ROLES } from '../../db/users';
 import { ErrorSchema, UserIdSchema, UserSchema } from './schemas';
 
 export const PatchUserSchema = z.strictObject({

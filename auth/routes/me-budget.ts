@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { readBudgetState } from '../budget';
+import { readBudgetState } from '../../jobs/budget';
 import type { AuthContext } from '../context';
-import { UnauthenticatedError } from '../errors';
+import { UnauthenticatedError } from '../../http/errors';
 import { requireSession } from '../guards';
 import { BudgetSchema, ErrorSchema } from './schemas';
 

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, NotFoundError } from '../../api/errors';
+import { AppError, NotFoundError, BadRequestError, ForbiddenError } from '../../http/errors';
 import type { AuthContext } from '../context';
 import type { OidcClient } from '../oidc';
-import { BadRequestError, ForbiddenError } from '../errors';
 import { userForProviderIdentity } from '../provider-users';
 import { ErrorSchema } from './schemas';
 

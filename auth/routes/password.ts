@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { RateLimitedError } from '../../api/errors';
+import { RateLimitedError, ForbiddenError, UnauthenticatedError } from '../../http/errors';
 import type { AuthContext } from '../context';
-import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { PASSWORD_MAX, verifyAgainstNothing, verifyPassword } from '../password';
-import { findCredential } from '../users';
+import { findCredential } from '../../db/users';
 import { ErrorSchema, UserSchema } from './schemas';
 
 export const SignInEmailSchema = z.object({

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NotFoundError } from '../../api/errors';
-import { readBudgetState } from '../budget';
+import { NotFoundError, ForbiddenError, OverBudgetError, UnauthenticatedError } from '../../http/errors';
+import { readBudgetState } from '../../jobs/budget';
 import type { AuthContext } from '../context';
-import { ForbiddenError, OverBudgetError, UnauthenticatedError } from '../errors';
 import { BudgetSchema, ErrorSchema } from './schemas';
 
 export const PreflightQuerySchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../users';
+import { ROLES } from '../../db/users';
 
 export const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 

@@ -1,9 +1,10 @@
 import { buildApp } from '../../api/app';
-import { createChatApp } from '../../chat/chat-app';
+import { chatAppRoutes } from '../../chat/routes';
+import { createChatApp } from '../../chat-relay/chat-app';
 import { signRequest } from '../../chat/signature';
-import { createChatWebApi } from '../../chat/web-api';
+import { createChatWebApi } from '../../chat-relay/web-api';
 import { claimChatThread, listChatThreadsOfUser, recordChatTurn, releaseChatThread } from '../../db/chat-threads';
-import { listEventsAfter } from '../../db/events';
+import { listEventsAfter } from '../../events/store';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../db/migrate';
@@ -154,7 +155,8 @@ describe('request signature', () => {
   });
 
   test('with the signing secret unset every request is 401, validly signed or not', async () => {
-    const app = await buildApp({ ...keel.deps, chatApp: createChatApp({ historyMessages: 0 }) });
+    const deps = { ...keel.deps, chatApp: createChatApp({ historyMessages: 0 }) };
+    const app = await buildApp(deps, {}, { routes: [chatAppRoutes(deps)] });
     try {
       const raw = JSON.stringify({ type: 'url_verification', challenge: 'c' });
       const timestamp = String(Math.floor(Date.now() / 1000));

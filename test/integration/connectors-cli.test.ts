@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readConnectorCursor } from '../../db/connector-state';
+import { readConnectorCursor } from '../../connectors/state-store';
 import { khIdFor } from '../../kb/kh-id';
 import { createGitHost, type GitHost } from './connectors-fixture';
 import { testPostgresDsn } from './env';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectorsEnv } from '../../connectors/config';
 import { runConnectorOnce } from '../../connectors/run-once';
-import { readConnectorCursor, resetConnectorCursor } from '../../db/connector-state';
+import { readConnectorCursor, resetConnectorCursor } from '../../connectors/state-store';
 import { khIdFor } from '../../kb/kh-id';
 import { createGitHost, type GitHost } from './connectors-fixture';
 import { createKbFixture, hubDoc, type KbFixture } from './kb-fixture';

@@ -3,7 +3,7 @@ import { connectorsEnv } from '../../connectors/config';
 import type { Connector, ConnectorStep } from '../../connectors/contract';
 import { runConnectorOnce } from '../../connectors/run-once';
 import { CursorInvalidError } from '../../connectors/run';
-import { readConnectorCursor, writeConnectorCursor } from '../../db/connector-state';
+import { readConnectorCursor, writeConnectorCursor } from '../../connectors/state-store';
 import { createKbFixture, type KbFixture } from './kb-fixture';
 
 /**

@@ -1,7 +1,7 @@
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { connectorsEnv } from '../../connectors/config';
-import { readConnectorCursor } from '../../db/connector-state';
+import { readConnectorCursor } from '../../connectors/state-store';
 import type { QueueStore } from '../../queue/queue-store';
 import { loadCatalog, loadTeamControls } from '../../routing/catalog/load';
 import { shippedModelFiles } from '../../routing/config';

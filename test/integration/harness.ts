@@ -6,10 +6,11 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import { buildApp } from '../../api/app';
+import { chatAppRoutes } from '../../chat/routes';
 import type { ApiDeps } from '../../api/deps';
 import type { RateLimits } from '../../api/plugins/principal';
-import type { ChatApp } from '../../chat/chat-app';
-import type { ChatWebApi } from '../../chat/web-api';
+import type { ChatApp } from '../../chat-relay/chat-app';
+import type { ChatWebApi } from '../../chat-relay/web-api';
 import { createIdAllocator } from '../../db/ids';
 import { migrate } from '../../db/migrate';
 import { createPool } from '../../db/pool';
@@ -22,7 +23,7 @@ import type { Catalog, TeamControls } from '../../routing/catalog/types';
 import { shippedModelFiles } from '../../routing/config';
 import { buildRouter, withDemoAt } from '../../routing/open-models';
 import { findTemporalCli } from '../../temporal/cli-path';
-import { KEEL_SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
+import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
 import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 
@@ -156,7 +157,11 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     levelHeartbeatMs: options.levelHeartbeatMs,
     chatApp: options.chat?.app,
   };
-  const app = await buildApp(deps, { logger: process.env.KEEL_TEST_API_LOG === '1' ? { level: 'error' } : false });
+  const app = await buildApp(
+    deps,
+    { logger: process.env.KEEL_TEST_API_LOG === '1' ? { level: 'error' } : false },
+    { routes: [chatAppRoutes(deps)] },
+  );
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const { token } = await createToken(options.db.pool, { userId: 'dev', orgId: 'org-test', isAdmin: true });
   const workers: RunningWorker[] = [];

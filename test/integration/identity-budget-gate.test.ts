@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app';
-import { identityTables, ingestTables } from '../../auth/tables';
+import { identityTables, ingestTables } from '../../db/qualified-tables';
 import { createCredentialUser } from '../../auth/credential-users';
 import { migrateIdentity } from '../../auth/migrate';
 import { createIdAllocator } from '../../db/ids';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startIdentityService, type StackIdentity } from '../../auth/stack';
+import { startIdentityService, type StackIdentity } from '../../stack/identity';
 import { createTestDatabase, type TestDatabase } from './harness';
 import { testPostgresDsn } from './env';
 

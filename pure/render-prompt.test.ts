@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderContext, renderLevelPrompt } from './render';
+import { renderContext, renderLevelPrompt } from './render-prompt';
 
 const context = [
   { role: 'L1.team_lead', output: '1. Write docs/intro.md' },
@@ -50,8 +50,8 @@ describe('level prompt rendering', () => {
     );
   });
 
-  test('render.ts stays importable from workflow code: no imports but types', () => {
-    const source = fs.readFileSync(path.join(__dirname, 'render.ts'), 'utf8');
+  test('render-prompt.ts stays importable from workflow code: no imports but types', () => {
+    const source = fs.readFileSync(path.join(__dirname, 'render-prompt.ts'), 'utf8');
     const imports = source.split('\n').filter((line) => /^import\b/.test(line));
     expect(imports.every((line) => line.startsWith('import type '))).toBe(true);
   });

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { agentGraphSchema, applyGraphEdit, GraphEditError, type AgentGraph, type GraphEdit } from '../scenarios/graph';
-import { withTransaction } from './transaction';
+import { agentGraphSchema, applyGraphEdit, GraphEditError, type AgentGraph, type GraphEdit } from './graph';
+import { withTransaction } from '../db/transaction';
 
 export interface StoredGraph {
   graph: AgentGraph;

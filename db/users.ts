@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import type { IdentityTables } from './tables';
+import type { IdentityTables } from './qualified-tables';
 
 export type Queryable = Pool | PoolClient;
 

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { ConnectorName } from '../connectors/contract';
+import type { ConnectorName } from './contract';
 
 type Queryable = Pool | PoolClient;
 

@@ -2,7 +2,7 @@
  * Fills a level's prompt template. Workflow code imports this file, and Temporal replays workflow code, so it must
  * stay pure: no Node imports, no I/O, no clock; only type imports from elsewhere.
  */
-import type { ScenarioLevel } from '../workflows/scenario-types';
+import type { ScenarioLevel } from '../scenarios/types';
 
 /** What one earlier level produced; the same shape as `LevelInput.context` entries. */
 export interface EarlierOutput {

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import { buildRunGraph, type RunGraph } from '../events/run-graph';
-import type { JobStatus } from './jobs';
-import { listEventsAfter } from './events';
+import { buildRunGraph, type RunGraph } from './run-graph';
+import type { JobStatus } from '../db/jobs';
+import { listEventsAfter } from './store';
 
 /**
  * Builds the job's run graph from its stored events and keeps it; archiving again rebuilds it (idempotent). `outcome`

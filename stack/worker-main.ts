@@ -1,17 +1,17 @@
 // Entry point: a worker alone (production). `npm start` runs one inside the all-in-one stack instead.
 import fs from 'node:fs';
-import { workspaceRoot } from '../api/workspace-root';
-import { chatWebApiFromEnv } from '../chat/chat-app';
+import { workspaceRoot } from '../config/workspace-root';
+import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { createPoolFromEnv } from '../db/pool';
 import { openHubFromEnv } from '../kb/open-from-env';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { loadConnectorsConfig } from '../connectors/config';
-import { jobTaskQueue, temporalSettings } from './config';
-import { connectClient, connectWorker, ensureSearchAttributes } from './connection';
-import { ensureConnectorSchedules } from './connector-schedules';
-import { startKeelWorker } from './worker';
-import { loadWorkerConfig } from './worker-config';
+import { jobTaskQueue, temporalSettings } from '../temporal/config';
+import { connectClient, connectWorker, ensureSearchAttributes } from '../temporal/connection';
+import { ensureConnectorSchedules } from '../temporal/connector-schedules';
+import { startKeelWorker } from '../temporal/worker';
+import { loadWorkerConfig } from '../temporal/worker-config';
 
 async function main(): Promise<void> {
   const env = loadWorkerConfig();

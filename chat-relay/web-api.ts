@@ -1,7 +1,7 @@
 import { LogLevel, WebClient } from '@slack/web-api';
 import { z } from 'zod';
 
-/** A Block Kit block; built by chat/messages.ts and passed through as the Web API takes it. */
+/** A Block Kit block; built by chat-relay/messages.ts and passed through as the Web API takes it. */
 export type ChatBlock = Record<string, unknown>;
 
 export interface ChatPost {

@@ -1,10 +1,10 @@
 import type { Pool } from 'pg';
-import { jobEventFeed } from '../api/job-event-feed';
+import { jobEventFeed } from '../jobs/job-event-feed';
 import type { EventEnvelope } from '../events/envelope';
 import type { QueueStore } from '../queue/queue-store';
-import type { ChatRelayInput, ChatRelaySlice, ChatRelayState } from '../workflows/chat-definitions';
-import { approvalMessage, errorMessage, finalMessage, progressMessage, questionMessage } from './messages';
-import type { ChatWebApi } from './web-api';
+import type { ChatRelayInput, ChatRelaySlice, ChatRelayState } from '../chat-relay/definitions';
+import { approvalMessage, errorMessage, finalMessage, progressMessage, questionMessage } from '../chat-relay/messages';
+import type { ChatWebApi } from '../chat-relay/web-api';
 
 export interface RelayDeps {
   pool: Pool;

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { IdAllocationError } from '../db/ids';
 import { findWorkflow, recordSubmission, type WorkflowRef } from '../db/jobs';
 import { getProject } from '../db/projects';
-import { loadWorkflowGraph } from '../db/workflow-graphs';
+import { loadWorkflowGraph } from '../scenarios/graph-store';
 import type { TokenOwner } from '../db/tokens';
 import { graphToScenario } from '../scenarios/graph';
 import {
@@ -17,11 +17,11 @@ import {
   KEEL_PROJECT,
   KEEL_STATUS,
   KEEL_WORKFLOW_ID,
-} from '../temporal/search-attributes';
+} from '../pure/search-attributes';
 import type { runJob } from '../workflows/job';
-import type { ApiDeps } from './deps';
-import { AppError, NotFoundError, UnavailableError } from './errors';
-import { canSee } from './plugins/principal';
+import type { JobsDeps } from './deps';
+import { AppError, NotFoundError, UnavailableError } from '../http/errors';
+import { canSee } from './visibility';
 
 export interface JobSubmission {
   /** Already redacted. */
@@ -44,7 +44,7 @@ export interface SubmittedJob {
 
 /** A workflow the caller may see, or 404 (another org's workflow does not exist for them). */
 export async function visibleWorkflowRef(
-  deps: ApiDeps,
+  deps: JobsDeps,
   principal: TokenOwner,
   workflowId: string,
 ): Promise<WorkflowRef> {
@@ -63,7 +63,7 @@ export async function allocate<T>(next: () => Promise<T>): Promise<T> {
 }
 
 export async function submitJob(
-  deps: ApiDeps,
+  deps: JobsDeps,
   principal: TokenOwner,
   sub: JobSubmission,
   log: FastifyBaseLogger,

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { handleMessage } from '../../chat/inbound';
-import { handleBlockActions } from '../../chat/interactions';
-import { BlockActions, ChatMessageEvent, EventsRequest, InteractionForm } from '../../chat/payloads';
-import { verifyRequestSignature } from '../../chat/signature';
-import type { ApiDeps } from '../deps';
-import { AppError } from '../errors';
+import { handleMessage } from './inbound';
+import { handleBlockActions } from './interactions';
+import { BlockActions, ChatMessageEvent, EventsRequest, InteractionForm } from './payloads';
+import { verifyRequestSignature } from './signature';
+import type { ChatApp } from '../chat-relay/chat-app';
+import type { JobsDeps } from '../jobs/deps';
+import { AppError } from '../http/errors';
 
 /** Refused chat requests: a bad or missing signature, a stale timestamp, or no signing secret configured. */
 class SignatureRejectedError extends AppError {
@@ -28,7 +29,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * The chat system's two request URLs, authenticated only by the request signature (never by an API token). The body
  * reaches the handlers as raw bytes, since the signature covers those exact bytes; it is parsed only once verified.
  */
-export function chatAppRoutes(deps: ApiDeps) {
+export function chatAppRoutes(deps: JobsDeps & { chatApp?: ChatApp }) {
   return async (app: FastifyInstance) => {
     // Scoped to this plugin: elsewhere JSON is parsed as usual.
     app.removeAllContentTypeParsers();

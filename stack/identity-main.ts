@@ -1,9 +1,9 @@
 // Entry point: the identity service alone (production). `npm start` runs it inside the all-in-one stack.
 import Redis from 'ioredis';
 import { createPool } from '../db/pool';
-import { buildAuthApp } from './app';
-import { loadAuthConfig } from './config';
-import { migrateIdentity } from './migrate';
+import { buildAuthApp } from '../auth/app';
+import { loadAuthConfig } from '../auth/config';
+import { migrateIdentity } from '../auth/migrate';
 
 async function main(): Promise<void> {
   const env = loadAuthConfig();

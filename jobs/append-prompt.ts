@@ -9,8 +9,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { findActiveJob, recordAppendedPrompt } from '../db/jobs';
 import type { TokenOwner } from '../db/tokens';
 import { appendPromptUpdate, JOB_CLOSING } from '../workflows/human-input';
-import type { ApiDeps } from './deps';
-import { UnavailableError } from './errors';
+import type { JobsDeps } from './deps';
+import { UnavailableError } from '../http/errors';
 import { allocate, submitJob } from './submit';
 
 /** How long a running job has to accept a follow-up before the request gives up (as for resume). */
@@ -40,7 +40,7 @@ function jobCannotTake(err: unknown): boolean {
  * `prompt` is already redacted.
  */
 export async function appendPrompt(
-  deps: ApiDeps,
+  deps: JobsDeps,
   principal: TokenOwner,
   input: { workflowId: string; prompt: string; modelTier?: string },
   log: FastifyBaseLogger,

@@ -6,10 +6,11 @@ import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { temporalSettings } from '../temporal/config';
 import { connectClient, ensureSearchAttributes } from '../temporal/connection';
-import { identityTables, ingestTables } from '../auth/tables';
-import { buildApp } from './app';
-import { loadApiConfig } from './config';
-import { apiDepsFromEnv } from './deps';
+import { identityTables, ingestTables } from '../db/qualified-tables';
+import { buildApp } from '../api/app';
+import { chatAppRoutes } from '../chat/routes';
+import { loadApiConfig } from '../api/config';
+import { apiDepsFromEnv } from '../api/deps';
 
 async function main(): Promise<void> {
   const env = loadApiConfig();
@@ -29,12 +30,14 @@ async function main(): Promise<void> {
     postgresSsl: env.POSTGRES_SSL,
   });
   if (kb.warning) console.warn(`warning: ${kb.warning}`);
+  const deps = apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router, kb: kb.hub });
   const app = await buildApp(
-    apiDepsFromEnv(env, { pool, queue, temporal: temporal.client, models: models.router, kb: kb.hub }),
+    deps,
     {
       logger: { level: env.LOG_LEVEL },
     },
     {
+      routes: [chatAppRoutes(deps)],
       budget: env.IDENTITY_SCHEMA
         ? {
             pool,

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { SCHEMA_VERSION, type EventDraft, type EventEnvelope } from '../events/envelope';
-import { withTransaction } from './transaction';
+import { SCHEMA_VERSION, type EventDraft, type EventEnvelope } from './envelope';
+import { withTransaction } from '../db/transaction';
 
 export interface EventIds {
   job_id: string;

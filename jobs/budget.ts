@@ -1,5 +1,5 @@
-import type { IdentityTables, IngestTables } from './tables';
-import { getUser, type Queryable, type Role, type User } from './users';
+import type { IdentityTables, IngestTables } from '../db/qualified-tables';
+import { getUser, type Queryable, type Role, type User } from '../db/users';
 
 /** A user's month against their budget. Admins are exempt: never over budget. */
 export interface BudgetState {

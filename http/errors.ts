@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { GraphEditError } from '../scenarios/graph';
 
 /** An error with a place in the API's contract: its status and code reach the client as `{ error: { code, message } }`. */
 export class AppError extends Error {
@@ -53,14 +52,49 @@ export class UnavailableError extends AppError {
   }
 }
 
+/** No valid session: no cookie, a bad signature, an expired or revoked session, or a banned user. */
+export class UnauthenticatedError extends AppError {
+  override name = 'UnauthenticatedError';
+  constructor(message = 'no valid session: sign in') {
+    super(401, 'unauthenticated', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  override name = 'ForbiddenError';
+  constructor(code: string, message: string) {
+    super(403, code, message);
+  }
+}
+
+export class OverBudgetError extends AppError {
+  override name = 'OverBudgetError';
+  constructor(spentCents: number, budgetCents: number) {
+    super(
+      402,
+      'over_budget',
+      `month-to-date spend ${formatUsd(spentCents)} has reached the monthly budget ${formatUsd(budgetCents)}`,
+    );
+  }
+}
+
+export class BadRequestError extends AppError {
+  override name = 'BadRequestError';
+  constructor(code: string, message: string) {
+    super(400, code, message);
+  }
+}
+
+function formatUsd(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
 export interface ErrorBody {
   error: { code: string; message: string };
 }
 
 /** The one place errors become responses. 4xx messages are the client's to read; 5xx details stay in the log. */
 export function handleError(err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
-  // The graph rules live outside the API (jobs run graphs too) but word their refusals with the API's status and code.
-  if (err instanceof GraphEditError) err = new AppError(err.status, err.code, err.message);
   if (err instanceof AppError) {
     return reply
       .code(err.statusCode)

@@ -3,10 +3,10 @@ import Redis from 'ioredis';
 import type { Pool } from 'pg';
 import type { BudgetGateOptions } from '../api/plugins/budget-gate';
 import { createPool } from '../db/pool';
-import { buildAuthApp } from './app';
-import { migrateIdentity } from './migrate';
-import { loadStackAuthConfig } from './stack-config';
-import { identityTables, ingestTables } from './tables';
+import { buildAuthApp } from '../auth/app';
+import { migrateIdentity } from '../auth/migrate';
+import { loadStackAuthConfig } from './identity-config';
+import { identityTables, ingestTables } from '../db/qualified-tables';
 
 export interface StackIdentity {
   url: string;

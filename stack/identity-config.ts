@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { emptyAsUndefined, parseEnv } from '../config/parse-env';
-import { authSettings, type AuthSettings } from './config';
+import { authSettings, type AuthSettings } from '../auth/config';
 
 /** `npm start`'s own variables for the identity service it hosts. */
 const stackAuthEnv = z.object({

@@ -3,12 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { decideApproval, getApproval, type ApprovalDecisionKind, type ApprovalRow } from '../db/approvals';
 import type { TokenOwner } from '../db/tokens';
 import { approvalDecisionSignal } from '../workflows/human-input';
-import type { ApiDeps } from './deps';
-import { ConflictError, NotFoundError } from './errors';
-import { canSee } from './plugins/principal';
+import type { JobsDeps } from './deps';
+import { ConflictError, NotFoundError } from '../http/errors';
+import { canSee } from './visibility';
 
 /** Same rule as jobs: an approval is visible to its job's org and to admins; to anyone else it does not exist. */
-export async function visibleApproval(deps: ApiDeps, principal: TokenOwner, approvalId: string): Promise<ApprovalRow> {
+export async function visibleApproval(deps: JobsDeps, principal: TokenOwner, approvalId: string): Promise<ApprovalRow> {
   const approval = await getApproval(deps.pool, approvalId);
   if (!approval || !canSee(principal, approval.org_id)) {
     throw new NotFoundError(`approval ${approvalId}`);
@@ -23,7 +23,7 @@ export async function visibleApproval(deps: ApiDeps, principal: TokenOwner, appr
  * redacted.
  */
 export async function decideApprovalAs(
-  deps: ApiDeps,
+  deps: JobsDeps,
   principal: TokenOwner,
   approvalId: string,
   decision: ApprovalDecisionKind,

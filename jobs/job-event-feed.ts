@@ -1,10 +1,14 @@
 import type { Pool } from 'pg';
-import { jobEventsChannel } from '../activities/events';
-import { listEventsAfter } from '../db/events';
+import { listEventsAfter } from '../events/store';
 import { findJob, isTerminalStatus } from '../db/jobs';
 import { eventEnvelope, type EventEnvelope } from '../events/envelope';
 import { isTerminalKind } from '../events/kinds';
 import type { QueueStore } from '../queue/queue-store';
+
+/** The queue-store channel that carries a job's live events. */
+export function jobEventsChannel(jobId: string): string {
+  return `job:${jobId}:events`;
+}
 
 /** How long a terminal job may still be writing its terminal event. */
 const TERMINAL_GRACE_MS = 30_000;

@@ -1,0 +1,32 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { FastifyBaseLogger } from 'fastify';
+import { isTerminalStatus, setJobStatus, type JobRow } from '../db/jobs';
+import { ConflictError } from '../http/errors';
+import type { JobsDeps } from './deps';
+
+/** How long a cancel flag stays in the queue store: longer than any job should run. */
+const CANCEL_FLAG_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export function cancelFlagKey(jobId: string): string {
+  return `job:${jobId}:cancel`;
+}
+
+/**
+ * Cancels a visible, unfinished job: a flag in the queue store, then Temporal cancellation, which reaches the
+ * running child workflow and its activities. A finished job is a 409.
+ */
+export async function cancelJob(deps: JobsDeps, job: JobRow, log: FastifyBaseLogger): Promise<void> {
+  if (isTerminalStatus(job.status)) {
+    throw new ConflictError('job_finished', `job ${job.job_id} is already ${job.status}`);
+  }
+  await deps.queue.setFlag(cancelFlagKey(job.job_id), CANCEL_FLAG_TTL_MS);
+  try {
+    await deps.temporal.workflow.getHandle(job.job_id).cancel();
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+  // Best effort, so a UI unsticks even if the worker is down; the workflow records it too.
+  await setJobStatus(deps.pool, job.job_id, 'cancelled', {
+    error: { code: 'cancelled', message: 'cancelled by the user' },
+  }).catch((err: unknown) => log.warn({ err }, 'could not record the cancellation'));
+}

@@ -1,0 +1,22 @@
+import type { Client } from '@temporalio/client';
+import type { Pool } from 'pg';
+import type { IdAllocator } from '../db/ids';
+import type { QueueStore } from '../queue/queue-store';
+
+/**
+ * What the use cases every front door shares (submit, append a prompt, decide, cancel, resume) need: the
+ * database, the queue store, the one Temporal client of the process and the id allocator. The ingest API, team
+ * chat and the console's backend all hand these in; none of them is imported here.
+ */
+export interface JobsDeps {
+  pool: Pool;
+  queue: QueueStore;
+  temporal: Client;
+  ids: IdAllocator;
+  /** The Temporal task queue that carries jobs. */
+  taskQueue: string;
+  /** Per-job cost ceiling in USD given to every job started here. */
+  jobBudgetUsd?: number;
+  /** `heartbeat` event interval during long model calls, given to every job (ms). */
+  levelHeartbeatMs?: number;
+}

@@ -1,0 +1,60 @@
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { FastifyBaseLogger } from 'fastify';
+import { isTerminalStatus, type JobRow } from '../db/jobs';
+import { ConflictError, UnavailableError } from '../http/errors';
+import { JOB_NOT_PAUSED, resumeUpdate, UNKNOWN_CALL_ID } from '../workflows/human-input';
+import type { JobsDeps } from './deps';
+import { redactPrompt } from './redact';
+
+/**
+ * How long the job workflow has to accept or reject an answer. The update waits for a worker to run the job's
+ * validator, so with no worker polling it would otherwise hold the request open indefinitely.
+ */
+const RESUME_DEADLINE_MS = 20_000;
+
+/** The validator's rejections, by ApplicationFailure type, as 409 codes. */
+const REJECTION_CODES: Record<string, string> = {
+  [JOB_NOT_PAUSED]: 'job_not_paused',
+  [UNKNOWN_CALL_ID]: 'unknown_call_id',
+};
+
+/**
+ * Answers a paused job's `ask_user` call through the job's resume Update (redacted first). The job's validator
+ * refuses a job that is not waiting on `callId` (409); a finished job is 409 `job_finished`; a job that does not
+ * take the answer in time is 503 `job_unresponsive`.
+ */
+export async function resumeJob(
+  deps: JobsDeps,
+  job: JobRow,
+  answer: { call_id: string; answer: string },
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const finished = () => new ConflictError('job_finished', `job ${job.job_id} is already finished`);
+  if (isTerminalStatus(job.status)) throw finished();
+  const { call_id } = answer;
+  const text = redactPrompt(answer.answer).text;
+  try {
+    await deps.temporal.withDeadline(Date.now() + RESUME_DEADLINE_MS, () =>
+      deps.temporal.workflow.getHandle(job.job_id).executeUpdate(resumeUpdate, { args: [{ call_id, answer: text }] }),
+    );
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+      const code = err.cause.type ? REJECTION_CODES[err.cause.type] : undefined;
+      if (code) throw new ConflictError(code, err.cause.message);
+    }
+    if (err instanceof WorkflowNotFoundError) throw finished();
+    if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
+      log.warn({ err, job_id: job.job_id, call_id }, 'the job did not take the answer in time');
+      throw new UnavailableError(
+        'job_unresponsive',
+        `job ${job.job_id} did not take the answer within ${RESUME_DEADLINE_MS / 1000} s; retry`,
+      );
+    }
+    throw err;
+  }
+}

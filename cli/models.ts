@@ -4,14 +4,8 @@ import { parseArgs } from 'node:util';
 import { createQueueStore } from '../queue/create-queue-store';
 import { adapterFor } from '../routing/adapters';
 import { ProviderCallError } from '../routing/adapters/types';
-import {
-  allowedByControls,
-  CatalogError,
-  isConfigured,
-  loadCatalog,
-  loadTeamControls,
-  resolveProviderKey,
-} from '../routing/catalog/load';
+import { allowedByControls } from '../routing/catalog/controls';
+import { CatalogError, isConfigured, loadCatalog, loadTeamControls, resolveProviderKey } from '../routing/catalog/load';
 import type { Catalog, TeamControls } from '../routing/catalog/types';
 import { modelFilePaths, modelEnv } from '../routing/config';
 import { buildRouter } from '../routing/open-models';

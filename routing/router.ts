@@ -1,6 +1,6 @@
 import { adapterFor } from './adapters';
 import type { Candidate, Catalog, LevelRouting, ModelRow, Resolution, TeamControls } from './catalog/types';
-import { allowedByControls } from './catalog/load';
+import { allowedByControls } from './catalog/controls';
 import type { ChatMessage, ToolDefinition } from './chat-types';
 import { DEMO_PROVIDER } from './demo-endpoint';
 import { dispatch, type CallOutcome, type DispatchDeps } from './dispatch';

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../config/paths';
 import { DEMO_MODEL_DISPLAY_NAME, DEMO_MODEL_ID } from '../demo-model/respond';
+import { allowedByControls } from './controls';
 import {
-  allowedByControls,
   CatalogError,
   catalogIssues,
   isConfigured,

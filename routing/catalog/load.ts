@@ -1,6 +1,6 @@
 /**
- * Loads the model catalog and the team-controls file, and answers the two questions every consumer asks of them:
- * may the team use this model (`allowedByControls`), and does this provider have a key (`resolveProviderKey`).
+ * Loads the model catalog and the team-controls file, and answers whether a provider has a key
+ * (`resolveProviderKey`); whether the team may use a model is `allowedByControls` in controls.ts.
  *
  * The loaders are async (they read with fs/promises) and run once at boot; they never fall back to defaults,
  * because a silently empty catalog would route every job to nothing. Every failure is one `CatalogError`.
@@ -61,19 +61,6 @@ export function catalogIssues(text: string, format: CatalogFormat): string[] {
 export function teamControlsIssues(text: string, format: CatalogFormat): string[] {
   const checked = parseAndCheck(text, format, checkTeamControls);
   return checked.ok ? [] : checked.problems;
-}
-
-/**
- * Whether team controls permit `provider`/`model`. A provider absent from the controls is not permitted; a provider
- * without `models` permits all of its models; otherwise some pattern must match the whole model id. Patterns are
- * `*`-only globs (a tiny matcher instead of a glob dependency): `*` matches any run of characters, `/` included, so
- * `meta-llama/*` covers OpenRouter's vendor-prefixed ids; every other character is literal. An empty list permits none.
- */
-export function allowedByControls(controls: TeamControls, provider: string, model: string): boolean {
-  if (!Object.hasOwn(controls.providers, provider)) return false;
-  const patterns = controls.providers[provider]?.models;
-  if (patterns === undefined) return true;
-  return patterns.some((pattern) => matchesStarGlob(pattern, model));
 }
 
 /** Looks up a secrets-store id; undefined when the store has no such secret. */
@@ -161,21 +148,4 @@ function firstLine(message: string): string {
 
 function isPresent(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== '';
-}
-
-function matchesStarGlob(pattern: string, value: string): boolean {
-  const parts = pattern.split('*');
-  if (parts.length === 1) return pattern === value;
-  const head = parts[0] ?? '';
-  const tail = parts[parts.length - 1] ?? '';
-  if (value.length < head.length + tail.length || !value.startsWith(head) || !value.endsWith(tail)) return false;
-  // Leftmost matching of the middle pieces is enough for `*`-only globs: any later match leaves less room.
-  let at = head.length;
-  const end = value.length - tail.length;
-  for (const piece of parts.slice(1, -1)) {
-    const found = value.indexOf(piece, at);
-    if (found === -1 || found + piece.length > end) return false;
-    at = found + piece.length;
-  }
-  return true;
 }

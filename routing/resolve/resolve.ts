@@ -3,9 +3,8 @@
  * routing, the whole ordered list of (provider, model) pairs the walk tries. Pure: log lines come back in `notes`.
  *
  * Order of the steps, and the decisions behind them:
- * 1. Team controls are a hard filter; a provider omitted there disappears with no note (spec: "no error").
- *    The filter is a private helper here, not the catalog loader's `allowedByControls`, so this module does not
- *    depend on that one's timing; the two must keep the same semantics.
+ * 1. Team controls are a hard filter (`allowedByControls`); a provider omitted there disappears with no note
+ *    (spec: "no error").
  * 2. Embedding models are never chat candidates, not even when pinned.
  * 3. Capability requirements are matched before price (requirements.ts); cost-tier constraints (`fast_cheap`'s
  *    tiers, the free-model rule) follow.
@@ -37,6 +36,8 @@ import type {
   Rung,
   TeamControls,
 } from '../catalog/types';
+import { allowedByControls, starGlob } from '../catalog/controls';
+import type { GlobMatcher } from '../catalog/controls';
 import type { BandOrder } from './bands';
 import { bandFor, bandOrder, orderModels } from './bands';
 import { effectiveRung, isRung, resolveEffort } from './effort';
@@ -46,8 +47,8 @@ import { costRefusal, firstMissingCapability, modelId, parseRequirements } from 
 interface Pattern {
   raw: string;
   /** Undefined for a bare model pattern. */
-  provider?: RegExp;
-  model: RegExp;
+  provider?: GlobMatcher;
+  model: GlobMatcher;
   rung?: Rung;
   /** No `*`: the entry names its model, so it overrides cost-tier constraints. */
   exact: boolean;
@@ -66,7 +67,7 @@ export function resolveCandidates(catalog: Catalog, controls: TeamControls, leve
   const order = bandOrder(band);
 
   const chatModels = catalog.models.filter((m) => !m.features.includes('embedding'));
-  const permitted = chatModels.filter((m) => allowedByTeam(controls, m.provider, m.model));
+  const permitted = chatModels.filter((m) => allowedByControls(controls, m.provider, m.model));
   const capable = permitted.filter((m) => firstMissingCapability(m, requirements) === undefined);
   const admitted = capable.filter((m) => costRefusal(m, requirements, level.budget) === undefined);
 
@@ -133,7 +134,7 @@ function addExplicit(
   }
   // Team controls remove silently, like everywhere else.
   for (const model of orderModels(
-    matched.filter((m) => allowedByTeam(controls, m.provider, m.model)),
+    matched.filter((m) => allowedByControls(controls, m.provider, m.model)),
     order,
   )) {
     if (list.has(model)) continue;
@@ -189,27 +190,6 @@ class CandidateList {
 }
 
 /**
- * Team controls: a provider absent from the controls is removed; `models` absent allows all its models; otherwise
- * the model id must match one of the `*`-glob patterns.
- */
-function allowedByTeam(controls: TeamControls, provider: string, model: string): boolean {
-  const entry = Object.prototype.hasOwnProperty.call(controls.providers, provider)
-    ? controls.providers[provider]
-    : undefined;
-  if (entry === undefined) return false;
-  return entry.models === undefined || entry.models.some((glob) => globToRegExp(glob).test(model));
-}
-
-/** A `*` glob (matching any run of characters, `/` included) as an anchored regular expression. */
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split('*')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${body}$`);
-}
-
-/**
  * Parses a pin or fallback entry. The `@rung` suffix is split off only when it names a rung, because some vendors'
  * model ids contain `@` (e.g. `claude-3-5-sonnet@20240620`). The text before the first `/` is a provider only when
  * it matches a catalog provider, because some model ids contain `/` (e.g. `meta-llama/llama-3.3-70b-instruct`).
@@ -226,16 +206,16 @@ function parsePattern(raw: string, providers: readonly string[]): Pattern {
   const exact = !body.includes('*');
   const slash = body.indexOf('/');
   if (slash > 0) {
-    const provider = globToRegExp(body.slice(0, slash));
-    if (providers.some((name) => provider.test(name))) {
-      return { raw, provider, model: globToRegExp(body.slice(slash + 1)), rung, exact };
+    const provider = starGlob(body.slice(0, slash));
+    if (providers.some((name) => provider(name))) {
+      return { raw, provider, model: starGlob(body.slice(slash + 1)), rung, exact };
     }
   }
-  return { raw, model: globToRegExp(body), rung, exact };
+  return { raw, model: starGlob(body), rung, exact };
 }
 
 function matches(pattern: Pattern, model: ModelRow): boolean {
-  return (pattern.provider === undefined || pattern.provider.test(model.provider)) && pattern.model.test(model.model);
+  return (pattern.provider === undefined || pattern.provider(model.provider)) && pattern.model(model.model);
 }
 
 /** Every provider name the catalog knows, declared or only used by a model row. */

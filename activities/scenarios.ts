@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { loadScenario as readScenario, ScenarioError } from '../scenarios/load';
+import { ConfigFileError } from '../config/config-file';
+import { loadScenario as readScenario } from '../scenarios/load';
 import type { Scenario } from '../scenarios/types';
 
 export function scenarioActivities() {
@@ -12,8 +13,9 @@ export function scenarioActivities() {
       try {
         return await readScenario(input.name);
       } catch (err) {
-        if (err instanceof ScenarioError) {
-          throw ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
+        if (err instanceof ConfigFileError) {
+          // The failure type jobs have always reported for a missing or invalid scenario.
+          throw ApplicationFailure.create({ type: 'ScenarioError', message: err.message, nonRetryable: true });
         }
         throw err;
       }

@@ -5,7 +5,8 @@ import { createQueueStore } from '../queue/create-queue-store';
 import { adapterFor } from '../routing/adapters';
 import { ProviderCallError } from '../routing/adapters/types';
 import { allowedByControls } from '../routing/catalog/controls';
-import { CatalogError, isConfigured, loadCatalog, loadTeamControls, resolveProviderKey } from '../routing/catalog/load';
+import { ConfigFileError } from '../config/config-file';
+import { isConfigured, loadCatalog, loadTeamControls, resolveProviderKey } from '../routing/catalog/load';
 import type { Catalog, TeamControls } from '../routing/catalog/types';
 import { modelFilePaths, modelEnv } from '../routing/config';
 import { buildRouter } from '../routing/open-models';
@@ -130,7 +131,7 @@ async function check(args: string[], env: NodeJS.ProcessEnv, print: Print): Prom
     print(`ok: ${controlsPath}: ${allowed.length} of them permitted (${allowed.join(', ')})`);
     return 0;
   } catch (err) {
-    if (err instanceof CatalogError) {
+    if (err instanceof ConfigFileError) {
       print(err.message);
       return 1;
     }

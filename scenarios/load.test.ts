@@ -2,15 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { ConfigFileError } from '../config/config-file';
 import { projectRoot } from '../config/paths';
-import {
-  defaultScenariosDir,
-  listScenarios,
-  loadScenario,
-  ScenarioError,
-  scenarioIssues,
-  validateChains,
-} from './load';
+import { defaultScenariosDir, listScenarios, loadScenario, scenarioIssues, validateChains } from './load';
 import type { Scenario } from './types';
 
 let tmp: string;
@@ -42,14 +36,14 @@ function small(name: string, chain?: string): Scenario {
   };
 }
 
-async function scenarioError(work: Promise<unknown>): Promise<ScenarioError> {
+async function scenarioError(work: Promise<unknown>): Promise<ConfigFileError> {
   try {
     await work;
   } catch (err) {
-    if (err instanceof ScenarioError) return err;
+    if (err instanceof ConfigFileError) return err;
     throw err;
   }
-  throw new Error('expected a ScenarioError');
+  throw new Error('expected a ConfigFileError');
 }
 
 describe('shipped scenarios', () => {

@@ -3,33 +3,16 @@
  *
  * An activity loads a job's scenario and hands it to the workflow as data, so this module may do I/O; workflow code
  * imports only `render.ts` and the types. Like the catalog loader, nothing falls back to a default: a broken
- * scenario must stop the job that asked for it, not quietly run another. Every failure is one `ScenarioError`.
+ * scenario must stop the job that asked for it, not quietly run another. Every failure is one `ConfigFileError`.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import { projectRoot } from '../config/paths';
 import type { Scenario } from './types';
 import { checkScenario, SCENARIO_NAME } from './schema';
+import { cannotRead, ConfigFileError, parseConfigText } from '../config/config-file';
+import { isRecord } from '../config/schema-helpers';
 import type { Checked } from '../config/schema-helpers';
-
-/**
- * A scenario (or a folder of them) that cannot be used. The message's first line names the file or folder; each
- * further line is one problem, e.g. `scenario build: levels[2] L4.executor: effort: ...`.
- */
-export class ScenarioError extends Error {
-  override name = 'ScenarioError';
-
-  constructor(
-    /** The scenario file, or the folder for problems that span files (unknown name, chains). */
-    readonly file: string,
-    /** One line per problem, without indentation. */
-    readonly problems: readonly string[],
-    what: string,
-  ) {
-    super(`${file}: ${what}\n${problems.map((line) => `  ${line}`).join('\n')}`);
-  }
-}
 
 /**
  * The shipped scenarios folder, `<root>/scenarios`. The YAML files are not copied into dist/, so the folder is
@@ -45,7 +28,7 @@ export async function listScenarios(dir: string = defaultScenariosDir()): Promis
   try {
     entries = await readdir(dir);
   } catch (err) {
-    throw new ScenarioError(dir, [cannotRead(err, 'folder')], 'cannot list the scenarios');
+    throw new ConfigFileError(dir, [cannotRead(err, 'folder')], 'cannot list the scenarios');
   }
   return entries
     .filter((entry) => entry.endsWith('.yaml'))
@@ -61,7 +44,7 @@ export async function listScenarios(dir: string = defaultScenariosDir()): Promis
 export async function loadScenario(name: string, dir: string = defaultScenariosDir()): Promise<Scenario> {
   // The name arrives from a request; a slug also cannot climb out of the folder (`../secrets`).
   if (!SCENARIO_NAME.test(name)) {
-    throw new ScenarioError(
+    throw new ConfigFileError(
       dir,
       [`"${name}" is not a scenario name (a lowercase slug, e.g. build)`],
       'no such scenario',
@@ -73,15 +56,15 @@ export async function loadScenario(name: string, dir: string = defaultScenariosD
     text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new ScenarioError(file, [cannotRead(err, 'file')], `cannot load scenario "${name}"`);
+      throw new ConfigFileError(file, [cannotRead(err, 'file')], `cannot load scenario "${name}"`);
     }
     // Listing also reports a missing folder, which is a configuration problem rather than an unknown name.
     const available = await listScenarios(dir);
     const names = available.length > 0 ? available.join(', ') : 'none';
-    throw new ScenarioError(file, [`unknown scenario "${name}"; available: ${names}`], 'no such scenario');
+    throw new ConfigFileError(file, [`unknown scenario "${name}"; available: ${names}`], 'no such scenario');
   }
   const checked = parseScenario(text, name);
-  if (!checked.ok) throw new ScenarioError(file, checked.problems, `cannot load scenario "${name}"`);
+  if (!checked.ok) throw new ConfigFileError(file, checked.problems, `cannot load scenario "${name}"`);
   return checked.value;
 }
 
@@ -94,7 +77,7 @@ export function scenarioIssues(text: string): string[] {
 /**
  * Loads every scenario in `dir` and checks their chains: each `chain.scenario` names a scenario in the folder, and
  * following chains never comes back to where it started (a job would otherwise be re-dispatched forever). Throws one
- * `ScenarioError` with every problem: the loading problems of each broken file, then the chain problems.
+ * `ConfigFileError` with every problem: the loading problems of each broken file, then the chain problems.
  */
 export async function validateChains(dir: string = defaultScenariosDir()): Promise<void> {
   const names = await listScenarios(dir);
@@ -104,7 +87,7 @@ export async function validateChains(dir: string = defaultScenariosDir()): Promi
     try {
       loaded.set(name, await loadScenario(name, dir));
     } catch (err) {
-      if (!(err instanceof ScenarioError)) throw err;
+      if (!(err instanceof ConfigFileError)) throw err;
       problems.push(...err.problems.map((line) => `${name}.yaml: ${line}`));
     }
   }
@@ -116,7 +99,7 @@ export async function validateChains(dir: string = defaultScenariosDir()): Promi
     }
   }
   problems.push(...chainCycles(loaded).map((cycle) => `chain cycle: ${cycle.join(' → ')}`));
-  if (problems.length > 0) throw new ScenarioError(dir, problems, 'the scenarios are invalid');
+  if (problems.length > 0) throw new ConfigFileError(dir, problems, 'the scenarios are invalid');
 }
 
 /**
@@ -146,11 +129,10 @@ function chainCycles(scenarios: ReadonlyMap<string, Scenario>): string[][] {
 
 /** Parses and checks scenario text; with `fileName`, the document's `name` must also equal it. */
 function parseScenario(text: string, fileName?: string): Checked<Scenario> {
-  if (text.trim() === '') return { ok: false, problems: ['the file is empty'] };
-  // Duplicate keys are errors (the yaml package's default), so a repeated `prompt:` cannot silently replace another.
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((err) => `YAML: ${firstLine(err.message)}`) };
-  const value = doc.toJS() as unknown;
+  // Duplicate keys are errors, so a repeated `prompt:` cannot silently replace another.
+  const parsed = parseConfigText(text, 'yaml');
+  if (!parsed.ok) return parsed;
+  const value = parsed.value;
   const checked = checkScenario(value);
   const name = isRecord(value) ? value.name : undefined;
   // Only a well-formed name can mismatch; a missing or malformed one is already reported by the schema.
@@ -159,18 +141,4 @@ function parseScenario(text: string, fileName?: string): Checked<Scenario> {
   }
   const mismatch = `scenario ${name}: name: must equal the file name ("${fileName}")`;
   return { ok: false, problems: [...(checked.ok ? [] : checked.problems), mismatch] };
-}
-
-function cannotRead(err: unknown, what: 'file' | 'folder'): string {
-  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return `${what} not found`;
-  return `cannot read the ${what} (${(err as Error).message})`;
-}
-
-/** The yaml package appends a source excerpt after the first line; keep one line per problem. */
-function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? message).replace(/:\s*$/, '');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,8 @@ import { findActiveJob, findJob, findLatestFinishedJob, isTerminalStatus } from 
 import { archiveRunGraph, findRunGraph } from '../../events/run-graph-store';
 import { editWorkflowGraph, loadWorkflowGraph, type StoredGraph } from '../../scenarios/graph-store';
 import { graphFromScenario, runOrder, type AgentGraph, type GraphEdit } from '../../scenarios/graph';
-import { loadScenario, ScenarioError } from '../../scenarios/load';
+import { ConfigFileError } from '../../config/config-file';
+import { loadScenario } from '../../scenarios/load';
 import { levelSchema } from '../../scenarios/schema';
 import type { ApiDeps } from '../deps';
 import { ConflictError, NotFoundError } from '../../http/errors';
@@ -83,7 +84,7 @@ async function seedGraph(scenario: string): Promise<AgentGraph> {
     return graphFromScenario(await loadScenario(scenario));
   } catch (err) {
     // The workflow's scenario file was removed or broke after the workflow was created.
-    if (err instanceof ScenarioError) throw new ConflictError('scenario_unavailable', err.message);
+    if (err instanceof ConfigFileError) throw new ConflictError('scenario_unavailable', err.message);
     throw err;
   }
 }

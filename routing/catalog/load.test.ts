@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../config/paths';
 import { DEMO_MODEL_DISPLAY_NAME, DEMO_MODEL_ID } from '../demo-model/respond';
+import { ConfigFileError } from '../../config/config-file';
 import { allowedByControls } from './controls';
 import {
-  CatalogError,
   catalogIssues,
   isConfigured,
   loadCatalog,
@@ -36,14 +36,14 @@ function write(name: string, text: string): string {
   return file;
 }
 
-async function loadError(load: Promise<unknown>): Promise<CatalogError> {
+async function loadError(load: Promise<unknown>): Promise<ConfigFileError> {
   try {
     await load;
   } catch (err) {
-    if (err instanceof CatalogError) return err;
+    if (err instanceof ConfigFileError) return err;
     throw err;
   }
-  throw new Error('expected a CatalogError');
+  throw new Error('expected a ConfigFileError');
 }
 
 const smallCatalog = {
@@ -127,7 +127,7 @@ describe('loading a catalog file', () => {
     const file = path.join(tmp, 'absent.yaml');
     const err = await loadError(loadCatalog(file));
     expect(err.message).toBe(`${file}: cannot load the model catalog\n  file not found`);
-    await expect(loadTeamControls(path.join(tmp, 'absent.json'))).rejects.toThrow(CatalogError);
+    await expect(loadTeamControls(path.join(tmp, 'absent.json'))).rejects.toThrow(ConfigFileError);
   });
 
   test('a relative path is refused, saying it must be absolute', async () => {
@@ -151,7 +151,7 @@ describe('loading a catalog file', () => {
     expect(fromJson).toEqual(smallCatalog);
   });
 
-  test('schema problems are thrown as one CatalogError: the file first, then one line per problem', async () => {
+  test('schema problems are thrown as one ConfigFileError: the file first, then one line per problem', async () => {
     const { quota: _quota, ...row } = smallCatalog.models[0]!;
     const broken = { ...smallCatalog, models: [{ ...row, burst: 3 }] };
     const file = write('broken.json', JSON.stringify(broken));

@@ -3,35 +3,18 @@
  * (`resolveProviderKey`); whether the team may use a model is `allowedByControls` in controls.ts.
  *
  * The loaders are async (they read with fs/promises) and run once at boot; they never fall back to defaults,
- * because a silently empty catalog would route every job to nothing. Every failure is one `CatalogError`.
+ * because a silently empty catalog would route every job to nothing. Every failure is one `ConfigFileError`.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import { checkCatalog, checkTeamControls } from './schema';
+import { cannotRead, ConfigFileError, parseConfigText } from '../../config/config-file';
+import type { ConfigFormat } from '../../config/config-file';
 import type { Checked } from '../../config/schema-helpers';
 import type { Catalog, ProviderEntry, TeamControls } from './types';
 
-/**
- * A catalog or team-controls file that cannot be used. The message's first line names the file; each further line
- * is one problem, e.g. `models[3] openai/gpt-5: pricing_per_1k is required for a non-free model`.
- */
-export class CatalogError extends Error {
-  override name = 'CatalogError';
-
-  constructor(
-    /** The file as given (possibly relative, when that is the problem). */
-    readonly file: string,
-    /** One line per problem, without indentation. */
-    readonly problems: readonly string[],
-    what: string,
-  ) {
-    super(`${file}: cannot load the ${what}\n${problems.map((line) => `  ${line}`).join('\n')}`);
-  }
-}
-
 /** The file formats the loaders read, chosen by extension. */
-export type CatalogFormat = 'yaml' | 'json';
+export type CatalogFormat = ConfigFormat;
 
 /** `.yaml`/`.yml` → yaml, `.json` → json, anything else → undefined (refused). */
 export function formatOf(file: string): CatalogFormat | undefined {
@@ -41,12 +24,12 @@ export function formatOf(file: string): CatalogFormat | undefined {
   return undefined;
 }
 
-/** Loads and validates the model catalog at an absolute path; throws `CatalogError` listing every problem. */
+/** Loads and validates the model catalog at an absolute path; throws `ConfigFileError` listing every problem. */
 export async function loadCatalog(file: string): Promise<Catalog> {
   return loadFile(file, 'model catalog', checkCatalog);
 }
 
-/** Loads and validates the team-controls file at an absolute path; throws `CatalogError` listing every problem. */
+/** Loads and validates the team-controls file at an absolute path; throws `ConfigFileError` listing every problem. */
 export async function loadTeamControls(file: string): Promise<TeamControls> {
   return loadFile(file, 'team controls', checkTeamControls);
 }
@@ -102,7 +85,7 @@ export function isConfigured(
 }
 
 async function loadFile<T>(file: string, what: string, check: (input: unknown) => Checked<T>): Promise<T> {
-  const fail = (problems: string[]) => new CatalogError(file, problems, what);
+  const fail = (problems: string[]) => new ConfigFileError(file, problems, `cannot load the ${what}`);
   // Containers start in an arbitrary directory, so a relative path would silently depend on it.
   if (!path.isAbsolute(file)) throw fail([`the path must be absolute (got "${file}")`]);
   const format = formatOf(file);
@@ -111,8 +94,7 @@ async function loadFile<T>(file: string, what: string, check: (input: unknown) =
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw fail([code === 'ENOENT' ? 'file not found' : `cannot read the file (${(err as Error).message})`]);
+    throw fail([cannotRead(err, 'file')]);
   }
   const checked = parseAndCheck(text, format, check);
   if (!checked.ok) throw fail(checked.problems);
@@ -120,30 +102,8 @@ async function loadFile<T>(file: string, what: string, check: (input: unknown) =
 }
 
 function parseAndCheck<T>(text: string, format: CatalogFormat, check: (input: unknown) => Checked<T>): Checked<T> {
-  if (text.trim() === '') return { ok: false, problems: ['the file is empty'] };
-  const parsed = format === 'yaml' ? parseYaml(text) : parseJson(text);
-  if (!parsed.ok) return parsed;
-  return check(parsed.value);
-}
-
-function parseYaml(text: string): Checked<unknown> {
-  // Duplicate keys are errors here (the yaml package's default), so a repeated provider cannot shadow another.
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((err) => `YAML: ${firstLine(err.message)}`) };
-  return { ok: true, value: doc.toJS() as unknown };
-}
-
-function parseJson(text: string): Checked<unknown> {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (err) {
-    return { ok: false, problems: [`JSON: ${firstLine((err as Error).message)}`] };
-  }
-}
-
-/** The yaml package appends a source excerpt after the first line; keep one line per problem. */
-function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? message).replace(/:\s*$/, '');
+  const parsed = parseConfigText(text, format);
+  return parsed.ok ? check(parsed.value) : parsed;
 }
 
 function isPresent(value: string | undefined): value is string {

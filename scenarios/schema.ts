@@ -5,19 +5,14 @@
  * operator can act on it without opening the file.
  */
 import { z } from 'zod';
-import {
-  fieldPath,
-  isRecord,
-  missingIsRequired,
-  type Assert,
-  type Checked,
-  type Equal,
-} from '../config/schema-helpers';
+import { fieldPath, isRecord, missingIsRequired, type Checked } from '../config/schema-helpers';
 import { REQUIREMENTS, RUNGS } from '../routing/catalog/types';
-import type { LevelTool, Scenario, ScenarioLevel } from './types';
 
 /** Every tool a level may be offered, in the contract's order. */
 export const LEVEL_TOOLS = ['write_file', 'edit_file', 'ask_user', 'request_approval', 'kb_search'] as const;
+
+/** Tools a level may be offered; the executor's file tools, and the human-input and knowledge tools any level may use. */
+export type LevelTool = (typeof LEVEL_TOOLS)[number];
 
 /** The tools that change the workspace: only an executor (`L4.`) may hold them, so planning levels cannot write. */
 export const FILE_TOOLS: readonly LevelTool[] = ['write_file', 'edit_file'];
@@ -45,7 +40,9 @@ const requirementName = z.string().refine((name) => (REQUIREMENTS as readonly st
 
 export const levelSchema = z
   .strictObject({
+    // `L1.team_lead`, `L2.architect`, `L3.verifier`, `L4.executor`, …
     role: z.string().regex(LEVEL_ROLE, 'must look like L<1-4>.<name>, e.g. L4.executor (lowercase, digits, "_")'),
+    // Named requirement sets matched against model features (routing).
     requirements: z.array(requirementName).optional(),
     effort: z
       .enum(RUNGS, {
@@ -55,8 +52,11 @@ export const levelSchema = z
             : `${JSON.stringify(issue.input)} is not a rung; use one of ${RUNGS.join(', ')}`,
       })
       .optional(),
+    // Model allow list (`provider/model`, globs, `@rung`); never narrowed by the budget band.
     pins: z.array(modelPattern).optional(),
+    // Appended to the level's candidates (`provider/model[@rung]`).
     fallback: z.array(modelPattern).optional(),
+    // The level's brief, a template: `{{request}}` is the user's request, `{{context}}` earlier levels' outputs.
     // Optional in the file so a deterministic level need not carry an empty brief; levelRules demands it otherwise.
     prompt: z.string().default(''),
     tools: z
@@ -66,22 +66,31 @@ export const levelSchema = z
         }),
       )
       .optional(),
+    // Composed in code, no LLM call (`level_finished.deterministic: true`).
     deterministic: z.boolean().optional(),
   })
   // Runs even when a field is malformed, so one typo does not hide the level's other problems.
   .superRefine((level, ctx) => levelRules(level, ctx), { when: () => true });
 
-/** A scenario file. Output type: exactly `Scenario` (checked at compile time at the bottom of this file). */
+/** One level of a scenario, as the schema outputs it. */
+export type ScenarioLevel = z.infer<typeof levelSchema>;
+
+/** A scenario file. Output type: `Scenario`. */
 export const scenarioSchema = z
   .strictObject({
     name: slug,
     description: z.string().trim().min(1, 'must not be empty: say what the scenario is for'),
     levels: z.array(levelSchema).min(1, 'a scenario needs at least one level'),
+    // A follow-up scenario the same job is re-dispatched to after this one succeeds (`scenario_chained`).
     chain: z.strictObject({ scenario: slug }).optional(),
   })
   .superRefine((scenario, ctx) => scenarioRules(scenario, ctx), { when: () => true });
 
-/** A parsed file's verdict: the typed value, or one human-readable line per problem. */
+/**
+ * A scenario: a named, validated list of levels (scenarios/*.yaml, parsed by scenarios/load.ts). Workflows
+ * receive it as data from an activity, so a job keeps the scenario it started with even if files change.
+ */
+export type Scenario = z.infer<typeof scenarioSchema>;
 
 /** Validates a parsed scenario document; problems read like `scenario build: levels[2] L4.executor: effort: ...`. */
 export function checkScenario(input: unknown): Checked<Scenario> {
@@ -179,8 +188,3 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
 function labelOf(value: unknown): string {
   return typeof value === 'string' && value !== '' ? value : '?';
 }
-
-// Compile-time proof that the schema produces exactly the contract in scenarios/types.ts.
-export type _ScenarioMatchesContract = Assert<Equal<z.output<typeof scenarioSchema>, Scenario>>;
-export type _LevelMatchesContract = Assert<Equal<z.output<typeof levelSchema>, ScenarioLevel>>;
-export type _ToolsMatchContract = Assert<Equal<(typeof LEVEL_TOOLS)[number], LevelTool>>;

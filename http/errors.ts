@@ -14,6 +14,26 @@ export class AppError extends Error {
   }
 }
 
+/** What a domain refusal is, in the domain's words; the API answers each kind with its own status. */
+export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
+
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
+
+/**
+ * A refusal raised by domain code (e.g. an agent-graph edit that would not run). The domain names the kind; this file
+ * alone decides the HTTP status it becomes.
+ */
+export class Refusal extends AppError {
+  override name = 'Refusal';
+  constructor(
+    readonly kind: RefusalKind,
+    code: string,
+    message: string,
+  ) {
+    super(REFUSAL_STATUS[kind], code, message);
+  }
+}
+
 export class NotFoundError extends AppError {
   override name = 'NotFoundError';
   constructor(what: string) {

@@ -21,7 +21,7 @@ export async function loadWorkflowGraph(pool: Pool, workflowId: string): Promise
 /**
  * Applies one edit under a row lock, so concurrent edits of one workflow apply one after the other and none is lost.
  * The first edit stores the graph `seed` returns (the scenario file's); later edits never read the file. With
- * `expectedVersion`, an edit made against an older version is refused (409 `version_conflict`) instead of silently
+ * `expectedVersion`, an edit made against an older version is refused (a conflict, `version_conflict`) instead of silently
  * building on a graph the client did not see.
  */
 export async function editWorkflowGraph(
@@ -43,7 +43,7 @@ export async function editWorkflowGraph(
       : { graph: await seed(), version: 0 };
     if (expectedVersion !== undefined && expectedVersion !== current.version) {
       throw new GraphEditError(
-        409,
+        'conflict',
         'version_conflict',
         `the graph is at version ${current.version}, not ${expectedVersion}; reload it and edit again`,
       );

@@ -8,7 +8,7 @@
  * An edge prompt is the sender's note to the receiver: it is put in front of the receiver's brief.
  */
 import { z } from 'zod';
-import { AppError } from '../http/errors';
+import { Refusal, type RefusalKind } from '../http/errors';
 import type { Scenario, ScenarioLevel } from './types';
 import { checkScenario, levelSchema } from './schema';
 
@@ -40,12 +40,12 @@ export type GraphEdit =
   | { op: 'delete_edge'; from: string; to: string }
   | { op: 'set_edge_prompt'; from: string; to: string; prompt: string | null };
 
-/** An edit the graph refuses; its status and code are what the API answers with. */
-export class GraphEditError extends AppError {
+/** An edit the graph refuses, by kind (invalid, not found, conflict) and code; the HTTP layer maps the kind. */
+export class GraphEditError extends Refusal {
   override name = 'GraphEditError';
 
-  constructor(status: 400 | 404 | 409, code: string, message: string) {
-    super(status, code, message);
+  constructor(kind: RefusalKind, code: string, message: string) {
+    super(kind, code, message);
   }
 }
 
@@ -57,8 +57,8 @@ export function graphFromScenario(scenario: Scenario): AgentGraph {
 }
 
 /**
- * The graph after one edit, or a GraphEditError: unknown agent 400, missing edge 404, duplicate edge or cycle 409,
- * and 400 `invalid_graph` when the result would not run as a scenario (e.g. file tools on a planning level, or a
+ * The graph after one edit, or a GraphEditError: an unknown agent is invalid, a missing edge not found, a duplicate
+ * edge or a cycle a conflict, and the result is invalid (`invalid_graph`) when the result would not run as a scenario (e.g. file tools on a planning level, or a
  * verifier ordered before every executor). The input graph is not modified.
  */
 export function applyGraphEdit(graph: AgentGraph, edit: GraphEdit): AgentGraph {
@@ -73,12 +73,12 @@ export function applyGraphEdit(graph: AgentGraph, edit: GraphEdit): AgentGraph {
     case 'add_edge': {
       requireAgents(next, edit.from, edit.to);
       if (findEdge(next, edit.from, edit.to) >= 0) {
-        throw new GraphEditError(409, 'duplicate_edge', `the edge ${edit.from} → ${edit.to} already exists`);
+        throw new GraphEditError('conflict', 'duplicate_edge', `the edge ${edit.from} → ${edit.to} already exists`);
       }
       const loop = pathBetween(next, edit.to, edit.from);
       if (loop) {
         throw new GraphEditError(
-          409,
+          'conflict',
           'cycle',
           `the edge ${edit.from} → ${edit.to} would close the cycle ${[edit.from, ...loop].join(' → ')}; the graph must stay acyclic`,
         );
@@ -99,7 +99,11 @@ export function applyGraphEdit(graph: AgentGraph, edit: GraphEdit): AgentGraph {
   }
   const checked = checkScenario(scenarioShape(next, next.scenario));
   if (!checked.ok) {
-    throw new GraphEditError(400, 'invalid_graph', `the edited graph would not run: ${checked.problems.join('; ')}`);
+    throw new GraphEditError(
+      'invalid',
+      'invalid_graph',
+      `the edited graph would not run: ${checked.problems.join('; ')}`,
+    );
   }
   return next;
 }
@@ -113,7 +117,7 @@ export function runOrder(graph: AgentGraph): string[] {
   while (remaining.length > 0) {
     const index = remaining.findIndex((role) => incoming.get(role) === 0);
     // Unreachable for a graph built by applyGraphEdit, which refuses cycles; a stored graph is re-checked on read.
-    if (index < 0) throw new GraphEditError(409, 'cycle', `the graph has a cycle among ${remaining.join(', ')}`);
+    if (index < 0) throw new GraphEditError('conflict', 'cycle', `the graph has a cycle among ${remaining.join(', ')}`);
     const [role] = remaining.splice(index, 1) as [string];
     order.push(role);
     for (const edge of graph.edges) {
@@ -130,7 +134,11 @@ export function runOrder(graph: AgentGraph): string[] {
 export function graphToScenario(graph: AgentGraph, workflowId: string): Scenario {
   const checked = checkScenario(scenarioShape(graph, `${workflowId}-graph`));
   if (!checked.ok) {
-    throw new GraphEditError(400, 'invalid_graph', `the stored graph would not run: ${checked.problems.join('; ')}`);
+    throw new GraphEditError(
+      'invalid',
+      'invalid_graph',
+      `the stored graph would not run: ${checked.problems.join('; ')}`,
+    );
   }
   return checked.value;
 }
@@ -156,7 +164,7 @@ function requireAgents(graph: AgentGraph, ...roles: string[]): void {
   for (const role of roles) {
     if (!graph.agents.some((agent) => agent.role === role)) {
       const known = graph.agents.map((agent) => agent.role).join(', ');
-      throw new GraphEditError(400, 'unknown_agent', `no agent ${role} in this graph (agents: ${known})`);
+      throw new GraphEditError('invalid', 'unknown_agent', `no agent ${role} in this graph (agents: ${known})`);
     }
   }
 }
@@ -168,7 +176,7 @@ function findEdge(graph: AgentGraph, from: string, to: string): number {
 function existingEdge(graph: AgentGraph, from: string, to: string): number {
   requireAgents(graph, from, to);
   const index = findEdge(graph, from, to);
-  if (index < 0) throw new GraphEditError(404, 'edge_not_found', `there is no edge ${from} → ${to}`);
+  if (index < 0) throw new GraphEditError('not_found', 'edge_not_found', `there is no edge ${from} → ${to}`);
   return index;
 }
 

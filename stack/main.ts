@@ -107,7 +107,7 @@ async function main(): Promise<void> {
 
     const taskQueue = jobTaskQueue(env);
     const workspaces = workspaceRoot(env);
-    say('starting the worker (bundling workflows)…');
+    say('starting the worker…');
     const connection = await connectWorker(settings);
     closers.push(() => connection.close());
     const worker = await startKeelWorker({
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
         chat: chatWebApiFromEnv(env),
         connectorEnv: process.env,
       },
-      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? path.resolve(__dirname, '..', 'workflow-bundle.js'),
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
     });
     closers.push(() => worker.stop());

@@ -1,14 +1,11 @@
 // Writes the prebuilt workflow bundle production workers load (`npm run build` runs this after tsc).
 import fs from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { bundleWorkflows, defaultWorkflowBundlePath } from './workflow-code';
 
 async function main(): Promise<void> {
-  const out = path.resolve(process.argv[2] ?? path.join(__dirname, '..', 'workflow-bundle.js'));
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
-    logger: new DefaultLogger('WARN'),
-  });
+  const out = path.resolve(process.argv[2] ?? defaultWorkflowBundlePath());
+  const code = await bundleWorkflows();
   fs.writeFileSync(out, code);
   console.error(`[setup] workflow bundle written to ${path.relative(process.cwd(), out)} (${code.length} bytes)`);
 }

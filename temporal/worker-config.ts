@@ -16,7 +16,7 @@ export const workerEnv = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   /** Job workspaces; shared storage when API and workers run on different machines. */
   WORKSPACE_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
-  /** A prebuilt workflow bundle (`npm run build` writes dist/workflow-bundle.js); otherwise bundled at start. */
+  /** The prebuilt workflow bundle; default dist/workflow-bundle.js under the project root (`npm run build`). */
   WORKFLOW_BUNDLE_PATH: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** How long in-flight activities may finish on shutdown, e.g. "10 seconds". */
   WORKER_SHUTDOWN_GRACE: z.string().min(1).default('10 seconds'),

@@ -1,14 +1,20 @@
 import fs from 'node:fs';
-import { Worker, type NativeConnection } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { defaultWorkflowBundlePath } from './workflow-code';
 
 export interface KeelWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
-  /** A prebuilt workflow bundle (production); otherwise workflows are bundled from source at start. */
+  /** The prebuilt workflow bundle; default `dist/workflow-bundle.js` under the project root (`npm run build`). */
   workflowBundlePath?: string;
+  /**
+   * Instead of a bundle file: a bundle already in memory (tests bundle once per file and share it), or `'source'` to
+   * bundle workflows/ at start, which takes seconds per worker and is for development only.
+   */
+  workflowCode?: { code: string } | 'source';
   /** How long in-flight activities get to finish on shutdown before they are cancelled. */
   shutdownGraceTime?: string;
   /** The bundle's identity in Temporal's view; distinct per worker so operators can tell them apart. */
@@ -17,10 +23,7 @@ export interface KeelWorkerOptions {
 
 /** Creates a worker for Keel's job workflows and activities on one task queue. */
 export async function createKeelWorker(options: KeelWorkerOptions): Promise<Worker> {
-  const bundle =
-    options.workflowBundlePath && fs.existsSync(options.workflowBundlePath)
-      ? { workflowBundle: { codePath: options.workflowBundlePath } }
-      : { workflowsPath: require.resolve('../workflows') };
+  const bundle = workflowOptions(options);
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -30,6 +33,25 @@ export async function createKeelWorker(options: KeelWorkerOptions): Promise<Work
     ...(options.identity ? { identity: options.identity } : {}),
     ...bundle,
   });
+}
+
+/**
+ * The worker's workflow code: the in-memory bundle or source when asked for, else the prebuilt bundle file. A missing
+ * file stops the worker with how to build it, never a silent bundle from source.
+ */
+export function workflowOptions(
+  options: Pick<KeelWorkerOptions, 'workflowBundlePath' | 'workflowCode'>,
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  if (options.workflowCode === 'source') return { workflowsPath: require.resolve('../workflows') };
+  if (options.workflowCode !== undefined) return { workflowBundle: { code: options.workflowCode.code } };
+  const codePath = options.workflowBundlePath ?? defaultWorkflowBundlePath();
+  if (!fs.existsSync(codePath)) {
+    throw new Error(
+      `no workflow bundle at ${codePath}: workers run the prebuilt bundle; write it with \`npm run build\`` +
+        (options.workflowBundlePath === undefined ? '' : ' (or correct WORKFLOW_BUNDLE_PATH)'),
+    );
+  }
+  return { workflowBundle: { codePath } };
 }
 
 export interface RunningWorker {

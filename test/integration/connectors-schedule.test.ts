@@ -11,7 +11,7 @@ import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
 import type { ConnectorRunResult } from '../../activities/connectors';
 import { createGitHost, type GitHost } from './connectors-fixture';
 import { uniqueSuffix } from './env';
-import { createTestQueue, startTemporal } from './harness';
+import { createTestQueue, startTemporal, testWorkflowBundle } from './harness';
 import { createKbFixture, type KbFixture } from './kb-fixture';
 
 let temporal: TestWorkflowEnvironment;
@@ -85,6 +85,7 @@ describe('connector schedules on Temporal', () => {
       namespace: temporal.namespace ?? 'default',
       taskQueue,
       deps: { pool: kb.db.pool, queue, models, workspaceRoot: kb.hubDir, kb: kb.hub, connectorEnv },
+      workflowCode: await testWorkflowBundle(),
       shutdownGraceTime: '1 second',
     });
     // The schedule is paused (previous test): a manual run still starts from its definition.

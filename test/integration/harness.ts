@@ -25,6 +25,7 @@ import { buildRouter, withDemoAt } from '../../routing/open-models';
 import { findTemporalCli } from '../../temporal/cli-path';
 import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
+import { bundleWorkflows } from '../../temporal/workflow-code';
 import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 
 /**
@@ -179,6 +180,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
         namespace: options.temporal.namespace ?? 'default',
         taskQueue,
         deps: { pool: options.db.pool, queue: options.queue, models, workspaceRoot, chat: options.chat?.api },
+        workflowCode: await testWorkflowBundle(),
         shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',
       });
       workers.push(running);
@@ -191,6 +193,17 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
       await fs.rm(workspaceRoot, { recursive: true, force: true });
     },
   };
+}
+
+let workflowBundle: Promise<string> | undefined;
+
+/**
+ * The workflow bundle every worker of this test file runs: built from source on first use, then shared, as the SDK's
+ * own test harness does (jest gives each test file its own module registry, so this is once per file).
+ */
+export async function testWorkflowBundle(): Promise<{ code: string }> {
+  workflowBundle ??= bundleWorkflows();
+  return { code: await workflowBundle };
 }
 
 /** Worker and bundler logs at WARN, so a passing run reads as test results. Once per process. */

@@ -1,0 +1,21 @@
+/**
+ * Where a worker's workflow code comes from. Production workers run the prebuilt bundle `npm run build` writes;
+ * bundling workflows/ from source takes seconds per worker and is for development and tests, on request only.
+ */
+import path from 'node:path';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { projectRoot } from '../config/paths';
+
+/** `dist/workflow-bundle.js` under the project root: where `npm run build` writes the bundle and workers look. */
+export function defaultWorkflowBundlePath(): string {
+  return path.join(projectRoot(), 'dist', 'workflow-bundle.js');
+}
+
+/** Bundles workflows/ from source, as `npm run build` does; the result is the bundle's code. */
+export async function bundleWorkflows(): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    logger: new DefaultLogger('WARN'),
+  });
+  return code;
+}

@@ -88,21 +88,6 @@ export async function recordSubmission(pool: Pool, sub: NewSubmission, enqueue: 
   });
 }
 
-export interface WorkflowRef {
-  workflow_id: string;
-  project_slug: string | null;
-  org_id: string | null;
-  scenario: string;
-}
-
-export async function findWorkflow(pool: Pool, workflowId: string): Promise<WorkflowRef | undefined> {
-  const { rows } = await pool.query<WorkflowRef>(
-    'SELECT workflow_id, project_slug, org_id, scenario FROM workflows WHERE workflow_id = $1',
-    [workflowId],
-  );
-  return rows[0];
-}
-
 /** The workflow's newest job that has not finished (queued, running or paused), if any. */
 export async function findActiveJob(pool: Pool, workflowId: string): Promise<{ job_id: string } | undefined> {
   const { rows } = await pool.query<{ job_id: string }>(

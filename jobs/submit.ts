@@ -6,7 +6,8 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { IdAllocationError } from '../db/ids';
-import { findWorkflow, recordSubmission, type WorkflowRef } from '../db/jobs';
+import { recordSubmission } from '../db/jobs';
+import { getWorkflow, type WorkflowListRow } from '../db/workflow-list';
 import { getProject } from '../db/projects';
 import { loadWorkflowGraph } from '../scenarios/graph-store';
 import type { TokenOwner } from '../db/tokens';
@@ -47,8 +48,8 @@ export async function visibleWorkflowRef(
   deps: JobsDeps,
   principal: TokenOwner,
   workflowId: string,
-): Promise<WorkflowRef> {
-  const workflow = await findWorkflow(deps.pool, workflowId);
+): Promise<WorkflowListRow> {
+  const workflow = await getWorkflow(deps.pool, workflowId);
   if (!workflow || !canSee(principal, workflow.org_id)) throw new NotFoundError(`workflow ${workflowId}`);
   return workflow;
 }

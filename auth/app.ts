@@ -1,10 +1,10 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
-import { handleError, ForbiddenError } from '../http/errors';
+import { createBaseApp } from '../http/base-app';
+import { ForbiddenError } from '../http/errors';
 import type { AuthSettings } from './config';
 import type { AuthContext } from './context';
 import { OidcClient } from './oidc';
@@ -80,19 +80,12 @@ export async function buildAuthApp(
         : undefined,
   };
 
-  const app = Fastify({
+  const app = createBaseApp({
     bodyLimit: BODY_LIMIT_BYTES,
     // Only the configured number of proxy hops may set the client IP that keys the sign-in rate limit.
     trustProxy: (_address: string, hop: number) => hop < env.TRUST_PROXY_HOPS,
     ...options,
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.removeContentTypeParser('text/plain');
-  app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}` } }),
-  );
+  });
 
   await app.register(cookie, { secret: env.AUTHLIB_SECRET });
   // TRUSTED_ORIGINS is the one list for CORS and the origin check: a request carrying any other Origin is

@@ -2,7 +2,7 @@ import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOpti
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { handleError } from './errors';
 
-/** Largest request body accepted; prompts are capped well below it. */
+/** Largest request body accepted unless a service sets its own `bodyLimit`; prompts are capped well below it. */
 const BODY_LIMIT_BYTES = 256 * 1024;
 
 export const noSuchRoute = (request: FastifyRequest, reply: FastifyReply) =>

@@ -5,7 +5,8 @@ import type { QueueStore } from '../queue/queue-store';
 import { createBaseApp, noSuchRoute } from '../http/base-app';
 import { principalPlugin, type RateLimits } from './plugins/principal';
 import { healthRoutes } from './routes/health';
-import { workflowWritesWithoutDatabase } from './routes/workflows-without-database';
+import { queueThreads } from './prompt-threads';
+import { workflowPromptRoutes } from './routes/workflow-prompts';
 import { workflowReadRoutes } from './routes/workflows';
 import { queueWorkflows } from './workflow-directory';
 
@@ -45,6 +46,6 @@ export async function buildAppWithoutDatabase(
   await app.register(healthRoutes);
   const workflows = queueWorkflows(deps.queue);
   await app.register(workflowReadRoutes(workflows));
-  await app.register(workflowWritesWithoutDatabase({ queue: deps.queue, ids: deps.ids, workflows }));
+  await app.register(workflowPromptRoutes(workflows, queueThreads({ queue: deps.queue, ids: deps.ids, workflows })));
   return app;
 }

@@ -1,17 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listPromptThreads } from '../../db/jobs';
-import { appendPrompt } from '../../jobs/append-prompt';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
 import { redactPrompt } from '../../jobs/redact';
-import { submitJob } from '../../jobs/submit';
-import { databaseWorkflows } from '../workflow-directory';
+import { databaseThreads, type PromptThreads } from '../prompt-threads';
+import { databaseWorkflows, type WorkflowDirectory } from '../workflow-directory';
 import { ChatRequestSchema, ErrorSchema } from './chat';
 import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowSchema } from './workflows';
 
 export const CreateWorkflowBody = ChatRequestSchema.omit({ workflow_id: true });
 export const AppendPromptBody = ChatRequestSchema.pick({ prompt: true, metadata: true });
+
+/**
+ * `running_job`: the running job took the prompt into its context; `new_job`: none ran, so a job was started for it;
+ * `not_run`: Keel runs without a database, where no job runs (and `job_id` is null).
+ */
+const Delivered = z.enum(['new_job', 'running_job', 'not_run']);
 
 const PromptThreadSchema = z.object({
   prompt_id: z.string(),
@@ -20,33 +24,40 @@ const PromptThreadSchema = z.object({
   created_by: z.string(),
   created_at: z.string(),
   job_id: z.string().nullable(),
-  delivered: z.enum(['new_job', 'running_job']),
+  delivered: Delivered,
 });
 
 const PromptAcceptedSchema = z.object({
   workflow_id: z.string(),
   prompt_id: z.string(),
-  job_id: z.string(),
-  /** `running_job`: the running job took it into its context; `new_job`: none ran, so a job was started for it. */
-  delivered: z.enum(['new_job', 'running_job']),
+  job_id: z.string().nullable(),
+  delivered: Delivered,
 });
 
 /**
- * Workflows with a database: the read routes over PostgreSQL (queue-store fallback for a direct lookup), creating a
- * workflow with its first prompt and job, and its prompt threads (a new prompt goes to the running job, or starts one).
+ * Workflows with a database: the read routes over PostgreSQL (queue-store fallback for a direct lookup) and the
+ * prompt routes over PostgreSQL's prompt threads (a new prompt goes to the running job, or starts one).
  */
 export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   const directory = databaseWorkflows(deps.pool, deps.queue);
   return async (app) => {
     await app.register(workflowReadRoutes(directory));
+    await app.register(workflowPromptRoutes(directory, databaseThreads(deps)));
+  };
+}
 
+/**
+ * Creating a workflow with its first prompt, and its prompt threads (list, append), over whichever store holds them.
+ */
+export function workflowPromptRoutes(directory: WorkflowDirectory, threads: PromptThreads): FastifyPluginAsyncZod {
+  return async (app) => {
     app.post(
       '/v1/workflows',
       {
         schema: {
           body: CreateWorkflowBody,
           response: {
-            201: z.object({ workflow: WorkflowSchema, prompt_id: z.string(), job_id: z.string() }),
+            201: z.object({ workflow: WorkflowSchema, prompt_id: z.string(), job_id: z.string().nullable() }),
             400: ErrorSchema,
             404: ErrorSchema,
             429: ErrorSchema,
@@ -57,8 +68,7 @@ export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const body = request.body;
         const principal = principalOf(request);
-        const submitted = await submitJob(
-          deps,
+        const created = await threads.create(
           principal,
           {
             prompt: redactPrompt(body.prompt).text,
@@ -68,10 +78,10 @@ export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           },
           request.log,
         );
-        const workflow = await visibleWorkflow(directory, principal, submitted.workflow_id);
+        const workflow = await visibleWorkflow(directory, principal, created.workflow_id);
         return reply
           .code(201)
-          .send({ workflow: present(workflow), prompt_id: submitted.prompt_id, job_id: submitted.job_id });
+          .send({ workflow: present(workflow), prompt_id: created.prompt_id, job_id: created.job_id });
       },
     );
 
@@ -88,11 +98,7 @@ export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const workflow = await visibleWorkflow(directory, principalOf(request), request.params.id);
-        const prompts = await listPromptThreads(deps.pool, workflow.workflow_id);
-        return {
-          workflow_id: workflow.workflow_id,
-          prompts: prompts.map((p) => ({ ...p, created_at: p.created_at.toISOString() })),
-        };
+        return { workflow_id: workflow.workflow_id, prompts: await threads.list(workflow) };
       },
     );
 
@@ -115,14 +121,15 @@ export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const principal = principalOf(request);
         const workflow = await visibleWorkflow(directory, principal, request.params.id);
         const prompt = redactPrompt(request.body.prompt).text;
-        const accepted = await appendPrompt(
-          deps,
+        const accepted = await threads.append(
           principal,
-          { workflowId: workflow.workflow_id, prompt, modelTier: request.body.metadata?.model_tier },
+          workflow,
+          { prompt, modelTier: request.body.metadata?.model_tier },
           request.log,
         );
         return reply.code(202).send(accepted);
       },
     );
+    return Promise.resolve();
   };
 }

@@ -9,9 +9,8 @@ import { displayName, SlackMessageSchema, SlackUserSchema } from './api-schemas'
 import type { ChannelPolicy } from './config';
 import { loadSlackConfig } from './config';
 import type { SlackCursor } from './index';
-import { channelDayRecord, lookupNames, SlackCursorSchema, workspaceOrigin } from './index';
-import { bucketChannelDays, dayMessages } from './render-day';
-import { compareTs, maxTs } from './timestamps';
+import { channelDayStep, SlackCursorSchema, workspaceOrigin } from './index';
+import { bucketChannelDays } from './render-day';
 
 const ExportChannelsSchema = z.array(z.looseObject({ id: z.string(), name: z.string() }));
 const ExportUsersSchema = z.array(SlackUserSchema);
@@ -80,17 +79,11 @@ export function createSlackBackfillConnector(
       let current: SlackCursor = { ...cursor };
       let records = 0;
       for (const day of bucketChannelDays(scoped)) {
-        const dayList = dayMessages(day);
-        const names = await lookupNames(dayList, async (id) => users.get(id));
-        const record = channelDayRecord(day, { channel: policy, origin, names });
-        const highest = dayList
-          .map((m) => m.ts)
-          .sort(compareTs)
-          .at(-1)!;
-        current = { ...current, [policy.id]: maxTs(current[policy.id], highest) };
+        const step = await channelDayStep(day, { channel: policy, origin }, async (id) => users.get(id), current);
+        current = step.cursor;
         records += 1;
-        context.progress({ records, bytes: Buffer.byteLength(record.body) });
-        yield { record, cursor: current };
+        context.progress({ records, bytes: Buffer.byteLength(step.record.body) });
+        yield step;
       }
     },
   };

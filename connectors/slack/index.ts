@@ -58,6 +58,26 @@ export function channelDayRecord(day: ChannelDay, context: RenderContext): Sourc
   };
 }
 
+/**
+ * One channel-day as a connector step, shared with the backfill tool: its record, and the cursor after it. A channel's
+ * position never moves backwards: a thread filed under an earlier day can hold replies newer than a later day's.
+ */
+export async function channelDayStep(
+  day: ChannelDay,
+  where: Omit<RenderContext, 'names'>,
+  resolveName: (id: string) => Promise<string | undefined>,
+  cursor: SlackCursor,
+): Promise<{ record: SourceRecord; cursor: SlackCursor }> {
+  const messages = dayMessages(day);
+  const names = await lookupNames(messages, resolveName);
+  const record = channelDayRecord(day, { ...where, names });
+  const highest = messages
+    .map((message) => message.ts)
+    .sort(compareTs)
+    .at(-1)!;
+  return { record, cursor: { ...cursor, [where.channel.id]: maxTs(cursor[where.channel.id], highest) } };
+}
+
 async function fetchChannel(client: SlackClient, channel: ChannelPolicy, oldest: string): Promise<SlackMessage[]> {
   // History answers newest first; sorting happens in bucketChannelDays, after replies are merged in.
   const history = await client.history(channel.id, oldest);
@@ -95,18 +115,11 @@ async function* readChannels(
       continue;
     }
     for (const day of days) {
-      const messages = dayMessages(day);
-      const names = await lookupNames(messages, (id) => client.userName(id));
-      const record = channelDayRecord(day, { channel, origin, names });
-      const highest = messages
-        .map((message) => message.ts)
-        .sort(compareTs)
-        .at(-1)!;
-      // Never backwards: a thread filed under an earlier day can hold replies newer than a later day's messages.
-      current = { ...current, [channel.id]: maxTs(current[channel.id], highest) };
+      const step = await channelDayStep(day, { channel, origin }, (id) => client.userName(id), current);
+      current = step.cursor;
       records += 1;
-      context.progress({ records, bytes: Buffer.byteLength(record.body) });
-      yield { record, cursor: current };
+      context.progress({ records, bytes: Buffer.byteLength(step.record.body) });
+      yield step;
     }
   }
 }

@@ -12,6 +12,7 @@ import { SlackMessageSchema } from '../connectors/slack/api-schemas';
 import { ChannelPolicySchema } from '../connectors/slack/config';
 import { bucketChannelDays, renderChannelDay } from '../connectors/slack/render-day';
 import { param } from './measure';
+import { runBench } from './run-bench';
 
 const span = (content: string, bold = false) => ({
   type: 'text',
@@ -147,7 +148,4 @@ async function main(): Promise<void> {
   console.log(`  ${((days / best) * 1000).toFixed(0)} channel-days/s (${best.toFixed(1)} ms)`);
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -24,6 +24,7 @@ import { createPool } from '../db/pool';
 import { kbEnv } from '../kb/config';
 import { openKnowledgeHub, type KnowledgeHub } from '../kb/hub';
 import { param } from './measure';
+import { runBench } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -131,7 +132,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runBench(main);

@@ -20,6 +20,7 @@ import { KEEL_CREATED_BY, KEEL_SEARCH_ATTRIBUTES, KEEL_STATUS, KEEL_WORKFLOW_ID 
 import type { runJob } from '../workflows/job';
 import { startBenchApi } from './api';
 import { param, percentile } from './measure';
+import { runBench, Teardown } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
   );
 
   // Torn down in reverse order, whatever happens after each step succeeded.
-  const teardown: Array<[string, () => Promise<unknown>]> = [];
+  const teardown = new Teardown();
   process.once('SIGINT', () => (interrupted = true));
   try {
     const temporal = await TestWorkflowEnvironment.createLocal({
@@ -108,20 +109,20 @@ async function main(): Promise<void> {
         extraArgs: ['--log-level', 'error'],
       },
     });
-    teardown.push(['temporal', () => temporal.teardown()]);
+    teardown.push('temporal', () => temporal.teardown());
 
     const schema = `bench_${runId}`;
     const pool = createPool({ dsn: POSTGRES_DSN, max: poolMax, ssl: false, schema });
-    teardown.push(['pool', () => pool.end()]);
-    teardown.push(['schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)]);
+    teardown.push('pool', () => pool.end());
+    teardown.push('schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     await migrate(pool, schema);
 
     const queue = await createQueueStore({ redisUrl: REDIS_URL, instanceId: `bench-${runId}` });
-    teardown.push(['redis', () => queue.close()]);
+    teardown.push('redis', () => queue.close());
 
     const taskQueue = `bench-keel-${runId}`;
     const { app, baseUrl } = await startBenchApi({ pool, queue, temporal: temporal.client, taskQueue: taskQueue });
-    teardown.push(['api', () => app.close()]);
+    teardown.push('api', () => app.close());
     const { token } = await createToken(pool, { userId: 'bench', orgId: 'org-bench', isAdmin: false });
 
     const client = temporal.client;
@@ -191,13 +192,8 @@ async function main(): Promise<void> {
     console.log(`\nKeel / bare start:    ${ratios(bare)}`);
     console.log(`Keel / start as Keel: ${ratios(keelLike)}`);
   } finally {
-    for (const [name, close] of teardown.reverse()) {
-      await close().catch((err: unknown) => console.error(`teardown ${name}: ${(err as Error).message}`));
-    }
+    await teardown.run();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runBench(main);

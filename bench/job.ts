@@ -35,6 +35,7 @@ import { startKeelWorker } from '../temporal/worker';
 import { bareActivities } from './bare-activities';
 import type { bareJob } from './bare-workflows';
 import { param, percentile } from './measure';
+import { runBench, Teardown } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
 
   // Torn down in reverse order, whatever happens after each step succeeded.
-  const teardown: Array<[string, () => Promise<unknown>]> = [];
+  const teardown = new Teardown();
   process.once('SIGINT', () => (interrupted = true));
   try {
     const temporal = await within(
@@ -183,14 +184,14 @@ async function main(): Promise<void> {
         },
       }),
     );
-    teardown.push(['temporal', () => temporal.teardown()]);
+    teardown.push('temporal', () => temporal.teardown());
     const client = temporal.client;
     const namespace = temporal.namespace ?? 'default';
 
     const schema = `bench_${runId}`;
     const pool = createPool({ dsn: POSTGRES_DSN, max: 10, ssl: false, schema });
-    teardown.push(['pool', () => pool.end()]);
-    teardown.push(['schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)]);
+    teardown.push('pool', () => pool.end());
+    teardown.push('schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     await within(STEP_TIMEOUT_MS, 'migrating', migrate(pool, schema));
     const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');
 
@@ -200,23 +201,23 @@ async function main(): Promise<void> {
       'connecting to Redis',
       createQueueStore({ redisUrl: REDIS_URL, instanceId }),
     );
-    teardown.push(['redis', () => queue.close()]);
+    teardown.push('redis', () => queue.close());
     // A second connection, only to read the server's version and to delete this run's keys at the end.
     const raw = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 5_000, commandTimeout: 5_000 });
     await raw.connect();
-    teardown.push(['redis keys', () => deleteKeys(raw, queueKeyPrefix(instanceId)).finally(() => raw.quit())]);
+    teardown.push('redis keys', () => deleteKeys(raw, queueKeyPrefix(instanceId)).finally(() => raw.quit()));
     const redisVersion = /redis_version:(\S+)/.exec(await raw.info('server'))?.[1];
     console.log(`PostgreSQL ${rows[0]?.server_version} | Redis ${redisVersion} | all on loopback\n`);
 
     const demo = await startDemoModelServer();
-    teardown.push(['demo model', () => demo.close()]);
+    teardown.push('demo model', () => demo.close());
     const shipped = shippedModelFiles();
     const catalog = withDemoAt(await loadCatalog(shipped.catalog), demo.baseUrl);
     const controls = await loadTeamControls(shipped.controls);
     // No provider keys: only the offline demo model is configured.
     const models = buildRouter(catalog, controls, {}, queue, () => undefined);
     const workspaceRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-bench-job-'));
-    teardown.push(['workspaces', () => fs.rm(workspaceRoot, { recursive: true, force: true })]);
+    teardown.push('workspaces', () => fs.rm(workspaceRoot, { recursive: true, force: true }));
 
     const taskQueue = `bench-keel-${runId}`;
     const app = await buildApp(
@@ -234,7 +235,7 @@ async function main(): Promise<void> {
       },
       { logger: false },
     );
-    teardown.push(['api', () => app.close()]);
+    teardown.push('api', () => app.close());
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     const { token } = await createToken(pool, { userId: 'bench', orgId: 'org-bench', isAdmin: false });
 
@@ -252,7 +253,7 @@ async function main(): Promise<void> {
         shutdownGraceTime: SHUTDOWN_GRACE,
       }),
     );
-    teardown.push(['Keel worker', () => within(STEP_TIMEOUT_MS, 'stopping the Keel worker', keelWorker.stop())]);
+    teardown.push('Keel worker', () => within(STEP_TIMEOUT_MS, 'stopping the Keel worker', keelWorker.stop()));
     const keelBundleMs = msSince(bundling);
 
     const bareQueue = `bench-bare-${runId}`;
@@ -274,13 +275,10 @@ async function main(): Promise<void> {
     // process before teardown (a job then fails at its deadline).
     bareDone.catch(() => undefined);
     keelWorker.done.catch(() => undefined);
-    teardown.push([
-      'bare worker',
-      async () => {
-        if (bareWorker.getState() === 'RUNNING') bareWorker.shutdown();
-        await within(STEP_TIMEOUT_MS, 'stopping the bare worker', bareDone);
-      },
-    ]);
+    teardown.push('bare worker', async () => {
+      if (bareWorker.getState() === 'RUNNING') bareWorker.shutdown();
+      await within(STEP_TIMEOUT_MS, 'stopping the bare worker', bareDone);
+    });
     const bareBundleMs = msSince(bundlingBare);
     console.log(
       `workers up (bundling + start): Keel ${keelBundleMs.toFixed(0)} ms, bare ${bareBundleMs.toFixed(0)} ms\n`,
@@ -408,11 +406,7 @@ async function main(): Promise<void> {
     );
     console.log(`load average (1/5/15 min) at the end: ${loadAverage()}`);
   } finally {
-    for (const [name, close] of teardown.reverse()) {
-      await within(STEP_TIMEOUT_MS, `teardown ${name}`, close()).catch((err: unknown) =>
-        console.error(`teardown ${name}: ${(err as Error).message}`),
-      );
-    }
+    await teardown.run((name, step) => within(STEP_TIMEOUT_MS, `teardown ${name}`, step));
   }
 }
 
@@ -442,7 +436,4 @@ async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runBench(main);

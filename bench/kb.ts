@@ -19,6 +19,7 @@ import { khIdFor } from '../kb/kh-id';
 import { searchKnowledge } from '../kb/search';
 import { levelsUpTo } from '../kb/sensitivity';
 import { param, percentile } from './measure';
+import { runBench } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECTIONS_PER_DOC = 10;
@@ -162,7 +163,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runBench(main);

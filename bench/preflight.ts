@@ -13,6 +13,7 @@ import { identityTables } from '../db/qualified-tables';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { param, percentile } from './measure';
+import { runBench } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const N = param('n', 3000);
@@ -110,7 +111,4 @@ async function load(port: number, path: string, cookie: string) {
   return { rps: samples.length / seconds, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runBench(main);

@@ -13,6 +13,7 @@ import { shippedModelFiles } from '../routing/config';
 import { startDemoModelServer } from '../routing/demo-model/server';
 import { createQuotaLedger } from '../routing/ledger';
 import { buildRouter, withDemoAt } from '../routing/open-models';
+import { runBench } from './run-bench';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROLES = ['L1.team_lead', 'L2.architect', 'L3.verifier', 'L4.executor'];
@@ -132,7 +133,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

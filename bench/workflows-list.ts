@@ -34,6 +34,7 @@ import {
 import { createQueueStore } from '../queue/create-queue-store';
 import { startBenchApi } from './api';
 import { param, percentile } from './measure';
+import { runBench, Teardown } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL;
@@ -185,13 +186,13 @@ async function main(): Promise<void> {
     `node ${process.version} | ${os.platform()} ${os.arch()} | ${os.cpus().length} CPUs (${os.cpus()[0]?.model})`,
   );
 
-  const teardown: Array<[string, () => Promise<unknown>]> = [];
+  const teardown = new Teardown();
   process.once('SIGINT', () => (interrupted = true));
   try {
     const schema = `bench_wf_${runId}`;
     const pool = createPool({ dsn: POSTGRES_DSN, max: 4, ssl: false, schema });
-    teardown.push(['pool', () => pool.end()]);
-    teardown.push(['schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)]);
+    teardown.push('pool', () => pool.end());
+    teardown.push('schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     await migrate(pool, schema);
     const { rows: version } = await pool.query<{ server_version: string }>('SHOW server_version');
     console.log(
@@ -221,16 +222,16 @@ async function main(): Promise<void> {
       ...(REDIS_URL ? { redisUrl: REDIS_URL } : {}),
       instanceId: `bench-wf-${runId}`,
     });
-    teardown.push(['queue', () => queue.close()]);
+    teardown.push('queue', () => queue.close());
     const connection = Connection.lazy();
-    teardown.push(['temporal connection', () => connection.close()]);
+    teardown.push('temporal connection', () => connection.close());
     const { app, baseUrl } = await startBenchApi({
       pool,
       queue,
       temporal: new Client({ connection }),
       taskQueue: `bench-wf-${runId}`,
     });
-    teardown.push(['api', () => app.close()]);
+    teardown.push('api', () => app.close());
 
     const needed = page * limit;
     const largest = [...counts].sort((a, b) => b.visible - a.visible)[0]!;
@@ -357,13 +358,8 @@ async function main(): Promise<void> {
     console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the route's query (parameters inlined), per node:`);
     for (const text of plans) console.log(text);
   } finally {
-    for (const [name, close] of teardown.reverse()) {
-      await close().catch((err: unknown) => console.error(`teardown ${name}: ${(err as Error).message}`));
-    }
+    await teardown.run();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runBench(main);

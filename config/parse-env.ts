@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Thrown when the environment does not satisfy a process's schema; its message has one line per bad variable. */
 export class ConfigError extends Error {
@@ -12,11 +12,7 @@ export class ConfigError extends Error {
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv, processName: string): z.output<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => {
-    const name = issue.path.length > 0 ? issue.path.join('.') : '(environment)';
-    return `  ${name}: ${issue.message}`;
-  });
-  throw new ConfigError(`${processName}: invalid configuration\n${lines.join('\n')}`);
+  throw configError(processName, problemLines(result.error.issues));
 }
 
 /** Treats an empty string as unset, so `FOO=` in a .env file means "use the default". */
@@ -40,4 +36,52 @@ export function requireWhenAlone(names: readonly string[], processName: string) 
       }
     }
   };
+}
+
+/** One line per bad variable (`  NAME: what would fix it`), its problems joined when it has several. */
+export function problemLines(issues: readonly z.core.$ZodIssue[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const issue of issues) {
+    const name = issue.path.length > 0 ? issue.path.join('.') : '(environment)';
+    const messages = byName.get(name) ?? [];
+    if (!messages.includes(issue.message)) messages.push(issue.message);
+    byName.set(name, messages);
+  }
+  return [...byName].map(([name, messages]) => `  ${name}: ${messages.join('; ')}`);
+}
+
+/**
+ * Parses every slice of a process's environment (each owned by its folder) and collects the bad variables of all of
+ * them, so one start-up reports everything an operator has to fix. A variable two slices share is reported once.
+ */
+export function parseSlices<S extends Record<string, z.ZodType>>(
+  slices: S,
+  env: NodeJS.ProcessEnv,
+): { values: { [K in keyof S]?: z.output<S[K]> }; problems: string[] } {
+  const values: { [K in keyof S]?: z.output<S[K]> } = {};
+  const issues: z.core.$ZodIssue[] = [];
+  for (const [key, schema] of Object.entries(slices) as [keyof S, S[keyof S]][]) {
+    const result = schema.safeParse(env);
+    if (result.success) values[key] = result.data;
+    else issues.push(...result.error.issues);
+  }
+  return { values, problems: problemLines(issues) };
+}
+
+/** The error of a process whose environment has `problems` (one indented line each). */
+export function configError(processName: string, problems: readonly string[]): ConfigError {
+  return new ConfigError(`${processName}: invalid configuration\n${problems.join('\n')}`);
+}
+
+/**
+ * Slice for a process that runs alone (production): the named variables, which `npm start` would otherwise fill
+ * with embedded defaults, must be set. A slice of its own so the line is there even when other variables are bad.
+ */
+export function setWhenAlone(names: readonly string[], processName: string) {
+  const message = `required when the ${processName} runs alone (npm start embeds one)`;
+  const set = z.preprocess(
+    emptyAsUndefined,
+    z.unknown().refine((value) => value !== undefined, message),
+  );
+  return z.object(Object.fromEntries(names.map((name) => [name, set])));
 }

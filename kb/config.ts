@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { emptyAsUndefined } from '../config/parse-env';
 
 /** A hosted provider name the telemetry service understands, or `local` (a local server, else the offline embedder). */
 const PROVIDER = z
@@ -31,7 +31,8 @@ export const kbEnv = z.object({
 });
 export type KbEnv = z.infer<typeof kbEnv>;
 
-const withHostedCheck = kbEnv.superRefine((value, ctx) => {
+/** The knowledge hub's slice of a process's config: its variables, and a hosted provider only with the telemetry service. */
+export const kbSettings = kbEnv.superRefine((value, ctx) => {
   if (value.EMBEDDING_PROVIDER !== 'local' && !value.TELEMETRY_URL) {
     ctx.addIssue({
       code: 'custom',
@@ -40,10 +41,6 @@ const withHostedCheck = kbEnv.superRefine((value, ctx) => {
     });
   }
 });
-
-export function loadKbConfig(env: NodeJS.ProcessEnv, processName: string): KbEnv {
-  return parseEnv(withHostedCheck, env, processName);
-}
 
 /** KB_HUB_DIR, else DATA_DIR/hub, absolute. */
 export function hubDirOf(env: KbEnv, dataDir: string): string {

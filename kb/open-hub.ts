@@ -1,27 +1,25 @@
 import path from 'node:path';
 import type { Pool } from 'pg';
-import { hubDirOf, loadKbConfig } from './config';
+import { hubDirOf, type KbEnv } from './config';
 import { openKnowledgeHub, type KnowledgeHub } from './hub';
 
 /**
- * The hub of an entry point (API, worker, `npm start`, `keel kb …`): its settings parsed from `env`, opened over the
- * process's pool. Problems that leave the rest of Keel usable (no pgvector, an embedder switch awaiting re-embed, an
- * embedder that is down) are returned as a warning to print, not thrown.
+ * The hub of an entry point (API, worker, `npm start`, `keel kb …`) from its parsed config, opened over the process's
+ * pool. Problems that leave the rest of Keel usable (no pgvector, an embedder switch awaiting re-embed, an embedder
+ * that is down) are returned as a warning to print, not thrown.
  */
-export async function openHubFromEnv(input: {
-  env: NodeJS.ProcessEnv;
-  processName: string;
+export async function openHub(input: {
+  config: KbEnv;
   pool: Pool;
   schema: string;
   dataDir: string;
   postgresSsl?: boolean;
 }): Promise<{ hub: KnowledgeHub; warning: string | undefined }> {
-  const config = loadKbConfig(input.env, input.processName);
   const hub = await openKnowledgeHub({
     pool: input.pool,
     schema: input.schema,
-    hubDir: hubDirOf(config, path.resolve(input.dataDir)),
-    env: config,
+    hubDir: hubDirOf(input.config, path.resolve(input.dataDir)),
+    env: input.config,
     postgresSsl: input.postgresSsl,
   });
   if (hub.unavailable) return { hub, warning: `knowledge hub disabled: ${hub.unavailable}` };

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { emptyAsUndefined } from '../config/parse-env';
 import { projectRoot } from '../config/paths';
+import { loadCatalog, loadTeamControls } from './catalog/load';
+import type { Catalog, TeamControls } from './catalog/types';
 
 /** The shipped catalog and team controls: the defaults of MODEL_CATALOG_PATH and TEAM_CONTROLS_PATH. */
 export function shippedModelFiles(): { catalog: string; controls: string } {
@@ -32,4 +34,29 @@ export type ModelEnv = z.infer<typeof modelEnv>;
 export function modelFilePaths(env: ModelEnv): { catalog: string; controls: string } {
   const shipped = shippedModelFiles();
   return { catalog: env.MODEL_CATALOG_PATH ?? shipped.catalog, controls: env.TEAM_CONTROLS_PATH ?? shipped.controls };
+}
+
+/** The model slice of a process's config: the loaded catalog and team controls and the keys their providers name. */
+export interface ModelsConfig {
+  paths: { catalog: string; controls: string };
+  catalog: Catalog;
+  controls: TeamControls;
+  /** The values of the variables the catalog's providers name in `auth.env` (only those), as the process got them. */
+  credentials: Readonly<Record<string, string | undefined>>;
+  demoModelPort: number;
+}
+
+/**
+ * Loads the files MODEL_CATALOG_PATH and TEAM_CONTROLS_PATH name (a missing or invalid file is a bad configuration:
+ * CatalogError) and takes the provider keys the catalog names from `env`. Called by a process's loadConfig.
+ */
+export async function loadModelsConfig(slice: ModelEnv, env: NodeJS.ProcessEnv): Promise<ModelsConfig> {
+  const paths = modelFilePaths(slice);
+  const catalog = await loadCatalog(paths.catalog);
+  const controls = await loadTeamControls(paths.controls);
+  const credentials: Record<string, string | undefined> = {};
+  for (const entry of Object.values(catalog.providers)) {
+    if (entry.auth?.env !== undefined) credentials[entry.auth.env] = env[entry.auth.env];
+  }
+  return { paths, catalog, controls, credentials, demoModelPort: slice.DEMO_MODEL_PORT };
 }

@@ -1,28 +1,28 @@
 import type { QueueStore } from '../queue/queue-store';
-import { isConfigured, loadCatalog, loadTeamControls, resolveProviderKey } from './catalog/load';
+import { isConfigured, resolveProviderKey } from './catalog/load';
 import type { Catalog, TeamControls } from './catalog/types';
-import { modelFilePaths, type ModelEnv } from './config';
+import type { ModelsConfig } from './config';
 import { DEMO_PROVIDER } from './demo-endpoint';
 import { startDemoModelServer } from './demo-model/server';
 import { createQuotaLedger } from './ledger';
 import { createModelRouter, type ModelRouter } from './router';
 
 /**
- * Builds the router over a loaded catalog: resolves each provider's credentials from the environment
- * (env wins over the secrets store) and marks which providers are configured.
+ * Builds the router over a loaded catalog: resolves each provider's key from `credentials` (the variables its
+ * `auth.env` names; env wins over the secrets store) and marks which providers are configured.
  */
 export function buildRouter(
   catalog: Catalog,
   controls: TeamControls,
-  processEnv: NodeJS.ProcessEnv,
+  credentials: Readonly<Record<string, string | undefined>>,
   queue: QueueStore,
   log: (line: string) => void,
 ): ModelRouter {
   const keys: Record<string, string | undefined> = {};
   const configured = new Set<string>();
   for (const [name, entry] of Object.entries(catalog.providers)) {
-    keys[name] = resolveProviderKey(entry, processEnv).key;
-    if (isConfigured(entry, processEnv)) configured.add(name);
+    keys[name] = resolveProviderKey(entry, credentials).key;
+    if (isConfigured(entry, credentials)) configured.add(name);
   }
   return createModelRouter({
     catalog,
@@ -43,12 +43,11 @@ export function withDemoAt(catalog: Catalog, baseUrl: string): Catalog {
 }
 
 /**
- * Loads the catalog and team controls (a missing or invalid file stops start-up) and builds the router.
- * With `serveDemo` (workers), this process also serves the offline demo model on loopback.
+ * Builds the router over the catalog and keys the process's config holds. With `serveDemo` (workers), this process
+ * also serves the offline demo model on loopback.
  */
 export async function openModels(
-  env: ModelEnv,
-  processEnv: NodeJS.ProcessEnv,
+  config: ModelsConfig,
   queue: QueueStore,
   options: { serveDemo: boolean; log?: (line: string) => void },
 ): Promise<{
@@ -60,19 +59,16 @@ export async function openModels(
   close(): Promise<void>;
 }> {
   const log = options.log ?? ((line: string) => console.warn(`[routing] ${line}`));
-  const paths = modelFilePaths(env);
-  const loaded = await loadCatalog(paths.catalog);
-  const controls = await loadTeamControls(paths.controls);
-  const demo = options.serveDemo ? await startDemoModelServer({ port: env.DEMO_MODEL_PORT }) : undefined;
-  const catalog = demo ? withDemoAt(loaded, demo.baseUrl) : loaded;
+  const demo = options.serveDemo ? await startDemoModelServer({ port: config.demoModelPort }) : undefined;
+  const catalog = demo ? withDemoAt(config.catalog, demo.baseUrl) : config.catalog;
   const configured = Object.entries(catalog.providers)
-    .filter(([name, entry]) => name !== DEMO_PROVIDER && entry.auth && isConfigured(entry, processEnv))
+    .filter(([name, entry]) => name !== DEMO_PROVIDER && entry.auth && isConfigured(entry, config.credentials))
     .map(([name]) => name);
   return {
-    router: buildRouter(catalog, controls, processEnv, queue, log),
+    router: buildRouter(catalog, config.controls, config.credentials, queue, log),
     catalog,
     configured,
-    paths,
+    paths: config.paths,
     close: async () => demo?.close(),
   };
 }

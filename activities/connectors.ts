@@ -1,11 +1,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { ConfigError } from '../config/parse-env';
-import { loadConnectorsConfig } from '../connectors/config';
 import type { ConnectorName } from '../connectors/contract';
 import { RecordInvalidError } from '../connectors/hub-writer';
 import { runConnectorOnce } from '../connectors/run-once';
 import { CursorInvalidError } from '../connectors/run';
+import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
 import type { KnowledgeHub } from '../kb/hub';
 
 export const CONNECTOR_FAILED = 'ConnectorFailed';
@@ -31,7 +31,7 @@ const HEARTBEAT_EVERY_MS = 20_000;
 /** Failures that no retry can fix: they need an operator. */
 const PERMANENT = [ConfigError, CursorInvalidError, RecordInvalidError];
 
-export function connectorActivities(deps: { pool: Pool; kb?: KnowledgeHub; connectorEnv?: NodeJS.ProcessEnv }) {
+export function connectorActivities(deps: { pool: Pool; kb?: KnowledgeHub; connectors?: ConnectorsConfig }) {
   return {
     /**
      * A full connector run (connectors/run-once.ts) with its progress heartbeated as `{ records, bytes, note }`.
@@ -46,14 +46,12 @@ export function connectorActivities(deps: { pool: Pool; kb?: KnowledgeHub; conne
           nonRetryable: false,
         });
       }
-      const env = deps.connectorEnv ?? {};
       let progress: { records: number; bytes: number; note?: string } = { records: 0, bytes: 0 };
       const beat = setInterval(() => context.heartbeat(progress), HEARTBEAT_EVERY_MS);
       try {
         const report = await runConnectorOnce({
           name: input.connector,
-          env,
-          config: loadConnectorsConfig(env, `connector ${input.connector}`),
+          config: deps.connectors ?? connectorsConfig.parse({}),
           pool: deps.pool,
           index: { pool: deps.kb.pool, embedder: deps.kb.embedder, unavailable: deps.kb.unavailable },
           signal: context.cancellationSignal,

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { ChatWebApi } from '../chat-relay/web-api';
+import type { ConnectorsConfig } from '../connectors/settings';
 import type { KnowledgeHub } from '../kb/hub';
 import type { QueueStore } from '../queue/queue-store';
 import type { ModelRouter } from '../routing/router';
@@ -23,8 +24,8 @@ export interface ActivityDeps {
   kb?: KnowledgeHub;
   /** The team-chat Web API, for relaying jobs to chat threads; absent when no bot token is configured. */
   chat?: ChatWebApi;
-  /** The environment connector runs read their settings and secrets from; absent → each connector's defaults. */
-  connectorEnv?: NodeJS.ProcessEnv;
+  /** The connectors' settings and env-held secrets, parsed when the process started; absent → every default. */
+  connectors?: ConnectorsConfig;
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */

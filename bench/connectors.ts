@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
-import { connectorsEnv } from '../connectors/config';
+import { connectorsConfig } from '../connectors/settings';
 import { runConnectorOnce, type RunReport } from '../connectors/run-once';
 import { resetConnectorCursor } from '../connectors/state-store';
 import { migrate } from '../db/migrate';
@@ -101,8 +101,7 @@ async function main(): Promise<void> {
       const started = performance.now();
       const result = await runConnectorOnce({
         name: 'github',
-        env,
-        config: connectorsEnv.parse(env),
+        config: connectorsConfig.parse(env),
         pool,
         index: { pool: hub.pool, embedder: hub.embedder },
       });

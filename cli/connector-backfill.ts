@@ -3,12 +3,15 @@
 import { parseArgs } from 'node:util';
 import type { Connector } from '../connectors/contract';
 import { createSlackBackfillConnector } from '../connectors/slack/backfill';
+import type { SlackConfig } from '../connectors/slack/config';
 import type { SlackCursor } from '../connectors/slack/index';
+import { settingsOrThrow, type ConnectorSettings } from '../connectors/settings';
 
 export interface SlackBackfillArgs {
   /** The rest of the command line, e.g. `['--export', './export', '--channel', 'general']`. */
   argv: readonly string[];
-  env: NodeJS.ProcessEnv;
+  /** The Slack connector's settings as the command parsed them (its ConfigError when they were bad). */
+  slack: ConnectorSettings<SlackConfig>;
   /** The core's run (clone, idempotent writes, cursor persistence, re-index) over any connector. */
   runConnector: (connector: Connector<SlackCursor>) => Promise<void>;
 }
@@ -27,6 +30,6 @@ export async function runSlackBackfill(args: SlackBackfillArgs): Promise<void> {
   if (values.connector !== undefined && values.connector !== 'slack')
     throw new Error(`backfill supports only slack\n${SLACK_BACKFILL_USAGE}`);
   await args.runConnector(
-    createSlackBackfillConnector(args.env, { exportDir: values.export, channel: values.channel }),
+    createSlackBackfillConnector(settingsOrThrow(args.slack), { exportDir: values.export, channel: values.channel }),
   );
 }

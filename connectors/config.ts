@@ -1,6 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { emptyAsUndefined } from '../config/parse-env';
 import type { ConnectorName } from './contract';
 
 export const CONNECTOR_NAMES = ['notion', 'slack', 'github'] as const satisfies readonly ConnectorName[];
@@ -59,10 +59,6 @@ export const connectorsEnv = z.object({
   CONNECTOR_FLUSH_EVERY: z.coerce.number().int().min(1).max(10_000).default(25),
 });
 export type ConnectorsEnv = z.infer<typeof connectorsEnv>;
-
-export function loadConnectorsConfig(env: NodeJS.ProcessEnv, processName: string): ConnectorsEnv {
-  return parseEnv(connectorsEnv, env, processName);
-}
 
 /** One connector's scheduling settings out of the parsed environment. */
 export function scheduleSettings(

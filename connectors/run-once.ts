@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { Embedder } from '../kb/embedders/types';
 import { createHub } from '../kb/hub';
 import { indexPaths, type IndexResult } from '../kb/indexer';
-import type { ConnectorsEnv } from './config';
+import type { ConnectorsConfig } from './settings';
 import type { Connector, ConnectorName } from './contract';
 import { checkoutHub } from './hub-checkout';
 import { previousDocumentLookup } from './previous-document';
@@ -20,9 +20,8 @@ export interface RunReport extends RunSummary {
 
 export interface RunOnceInput {
   name: ConnectorName;
-  /** The environment the connector's own settings are parsed from. */
-  env: NodeJS.ProcessEnv;
-  config: ConnectorsEnv;
+  /** The connectors' settings, parsed once when the process started. */
+  config: ConnectorsConfig;
   /** The database holding `connector_state`. */
   pool: Pool;
   /** The knowledge index: its database and embedder (the hub's, whose directory is replaced by the run's). */
@@ -44,8 +43,8 @@ export interface RunOnceInput {
 export async function runConnectorOnce(input: RunOnceInput): Promise<RunReport> {
   const log = input.log ?? (() => undefined);
   const signal = input.signal ?? new AbortController().signal;
-  const connector = input.connector ?? createConnector(input.name, input.env);
-  const checkout = await checkoutHub(input.config.KB_HUB_URL, signal);
+  const connector = input.connector ?? createConnector(input.name, input.config);
+  const checkout = await checkoutHub(input.config.shared.KB_HUB_URL, signal);
   try {
     const hub = createHub({
       pool: input.index.pool,
@@ -59,9 +58,12 @@ export async function runConnectorOnce(input: RunOnceInput): Promise<RunReport> 
       pool: input.pool,
       hubDir: checkout.dir,
       previous: previousDocumentLookup(checkout.dir, input.index.pool),
-      flushEvery: input.config.CONNECTOR_FLUSH_EVERY,
+      flushEvery: input.config.shared.CONNECTOR_FLUSH_EVERY,
       context: {
-        secret: createSecretStore({ secretsDir: input.config.SECRETS_DIR, env: input.env }),
+        secret: createSecretStore({
+          secretsDir: input.config.shared.SECRETS_DIR,
+          fromEnv: input.config.secretsFromEnv,
+        }),
         progress: input.progress ?? (() => undefined),
         signal,
         log,

@@ -5,9 +5,10 @@ import { SecretIdSchema } from './config';
 /**
  * The secrets store connectors read credentials from (connectors spec, Authentication): `SECRETS_DIR/<id>` (a mounted
  * secret volume; trailing newlines dropped), else an environment variable named exactly `<id>` (a secret injected by
- * the platform). Configuration only ever carries the id, never the value. Undefined when neither has it.
+ * the platform, taken from the environment when the process parsed its config). Configuration only ever carries the
+ * id, never the value. Undefined when neither has it.
  */
-export function createSecretStore(options: { secretsDir?: string; env: NodeJS.ProcessEnv }) {
+export function createSecretStore(options: { secretsDir?: string; fromEnv: Readonly<Record<string, string>> }) {
   return async (id: string): Promise<string | undefined> => {
     const checked = SecretIdSchema.parse(id);
     if (options.secretsDir) {
@@ -18,7 +19,7 @@ export function createSecretStore(options: { secretsDir?: string; env: NodeJS.Pr
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
     }
-    const fromEnv = options.env[checked];
+    const fromEnv = options.fromEnv[checked];
     return fromEnv ? fromEnv : undefined;
   };
 }

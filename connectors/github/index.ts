@@ -40,7 +40,7 @@ export function githubConnector(config: GithubEnv): Connector<GithubCursor> {
   };
 }
 
-/** The registry's factory: settings from the environment (CONNECTOR_GITHUB_*, GITHUB_GIT_BASE_URL). */
+/** From an environment of its variables (CONNECTOR_GITHUB_*, GITHUB_GIT_BASE_URL). */
 export function createGithubConnector(env: NodeJS.ProcessEnv): Connector<GithubCursor> {
   return githubConnector(loadGithubConfig(env));
 }

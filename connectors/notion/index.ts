@@ -61,12 +61,16 @@ async function* readPages(
   }
 }
 
-/** The Notion connector (spec: document workspace). The core's registry calls this with the process env. */
+/** The Notion connector (spec: document workspace) from an environment of its variables. */
 export function createNotionConnector(
   env: NodeJS.ProcessEnv,
   options: NotionConnectorOptions = {},
 ): Connector<NotionCursor> {
-  const config = loadNotionConfig(env);
+  return notionConnector(loadNotionConfig(env), options);
+}
+
+/** The Notion connector over settings parsed at start. */
+export function notionConnector(config: NotionConfig, options: NotionConnectorOptions = {}): Connector<NotionCursor> {
   const clock = options.clock ?? systemClock;
   return {
     name: 'notion',

@@ -6,8 +6,7 @@ import { z } from 'zod';
 import type { Connector, ConnectorStep } from '../contract';
 import type { SlackMessage } from './api-schemas';
 import { displayName, SlackMessageSchema, SlackUserSchema } from './api-schemas';
-import type { ChannelPolicy } from './config';
-import { loadSlackConfig } from './config';
+import type { ChannelPolicy, SlackConfig } from './config';
 import type { SlackCursor } from './index';
 import { channelDayStep, SlackCursorSchema, workspaceOrigin } from './index';
 import { bucketChannelDays } from './render-day';
@@ -56,10 +55,9 @@ export async function readExportedChannel(
  * scheduled run. It yields one record per channel-day of the export; the channel's cursor entry only moves forward.
  */
 export function createSlackBackfillConnector(
-  env: NodeJS.ProcessEnv,
+  config: SlackConfig,
   options: { exportDir: string; channel: string },
 ): Connector<SlackCursor> {
-  const config = loadSlackConfig(env);
   const policy: ChannelPolicy | undefined = config.CONNECTOR_SLACK_CHANNELS.find(
     (candidate) => candidate.id === options.channel || candidate.name === options.channel,
   );

@@ -124,12 +124,16 @@ async function* readChannels(
   }
 }
 
-/** The Slack connector (spec: team chat). The core's registry calls this with the process env. */
+/** The Slack connector (spec: team chat) from an environment of its variables. */
 export function createSlackConnector(
   env: NodeJS.ProcessEnv,
   options: SlackConnectorOptions = {},
 ): Connector<SlackCursor> {
-  const config = loadSlackConfig(env);
+  return slackConnector(loadSlackConfig(env), options);
+}
+
+/** The Slack connector over settings parsed at start. */
+export function slackConnector(config: SlackConfig, options: SlackConnectorOptions = {}): Connector<SlackCursor> {
   const clock = options.clock ?? systemClock;
   return {
     name: 'slack',

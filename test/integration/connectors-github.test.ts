@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { connectorsEnv } from '../../connectors/config';
+import { connectorsConfig } from '../../connectors/settings';
 import { runConnectorOnce } from '../../connectors/run-once';
 import { readConnectorCursor, resetConnectorCursor } from '../../connectors/state-store';
 import { khIdFor } from '../../kb/kh-id';
@@ -36,8 +36,7 @@ function runGithub(extra: NodeJS.ProcessEnv = {}, log?: (line: string) => void) 
   const e = env(extra);
   return runConnectorOnce({
     name: 'github',
-    env: e,
-    config: connectorsEnv.parse(e),
+    config: connectorsConfig.parse(e),
     pool: kb.db.pool,
     index: { pool: kb.hub.pool, embedder: kb.hub.embedder },
     log,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { connectorsEnv } from '../../connectors/config';
+import { connectorsConfig } from '../../connectors/settings';
 import type { Connector, ConnectorStep } from '../../connectors/contract';
 import { runConnectorOnce } from '../../connectors/run-once';
 import { CursorInvalidError } from '../../connectors/run';
@@ -53,8 +53,7 @@ afterAll(async () => {
 const run = (connector: Connector<{ n: number }>, flushEvery = 1) =>
   runConnectorOnce({
     name: 'slack',
-    env: {},
-    config: connectorsEnv.parse({ CONNECTOR_FLUSH_EVERY: String(flushEvery) }),
+    config: connectorsConfig.parse({ CONNECTOR_FLUSH_EVERY: String(flushEvery) }),
     pool: kb.db.pool,
     index: { pool: kb.hub.pool, embedder: kb.hub.embedder },
     connector: connector,

@@ -1,6 +1,7 @@
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { connectorsEnv } from '../../connectors/config';
+import { connectorsConfig } from '../../connectors/settings';
 import { readConnectorCursor } from '../../connectors/state-store';
 import type { QueueStore } from '../../queue/queue-store';
 import { loadCatalog, loadTeamControls } from '../../routing/catalog/load';
@@ -84,7 +85,14 @@ describe('connector schedules on Temporal', () => {
       connection: temporal.nativeConnection,
       namespace: temporal.namespace ?? 'default',
       taskQueue,
-      deps: { pool: kb.db.pool, queue, models, workspaceRoot: kb.hubDir, kb: kb.hub, connectorEnv },
+      deps: {
+        pool: kb.db.pool,
+        queue,
+        models,
+        workspaceRoot: kb.hubDir,
+        kb: kb.hub,
+        connectors: connectorsConfig.parse(connectorEnv),
+      },
       workflowCode: await testWorkflowBundle(),
       shutdownGraceTime: '1 second',
     });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runSlackBackfill } from '../../cli/connector-backfill';
 import type { Connector, ConnectorStep } from '../../connectors/contract';
 import type { SlackCursor } from '../../connectors/slack/index';
+import { connectorsConfig } from '../../connectors/settings';
 
 let dir: string;
 const env: NodeJS.ProcessEnv = {
@@ -79,7 +80,7 @@ async function backfill(argv: string[], cursor?: SlackCursor): Promise<Array<Con
     };
     for await (const step of connector.read(cursor, context)) steps.push(step);
   };
-  await runSlackBackfill({ argv, env, runConnector });
+  await runSlackBackfill({ argv, slack: connectorsConfig.parse(env).slack, runConnector });
   return steps;
 }
 

@@ -49,7 +49,7 @@ export const apiEnv = z.object({
 export type ApiEnv = z.infer<typeof apiEnv>;
 
 /** The API on its own (production): it needs a real database and a real Temporal. */
-export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiEnv {
+export function loadApiConfig(env: NodeJS.ProcessEnv): ApiEnv {
   const schema = apiEnv.superRefine(requireWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'API'));
   return parseEnv(schema, env, 'keel api');
 }

@@ -100,6 +100,15 @@ export type AuthEnv = z.infer<typeof authEnv>;
 
 const IDP_VARIABLES = ['IDP_ISSUER_URL', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'] as const;
 
+/** The three IDP_* variables come together or not at all. */
+export function idpAllOrNone(value: Partial<Record<(typeof IDP_VARIABLES)[number], unknown>>, ctx: z.RefinementCtx) {
+  const set = IDP_VARIABLES.filter((name) => value[name] !== undefined);
+  if (set.length === 0 || set.length === IDP_VARIABLES.length) return;
+  for (const name of IDP_VARIABLES.filter((n) => value[n] === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [name], message: `required with ${set.join(', ')}` });
+  }
+}
+
 /**
  * What the service is built from. Under `npm start` the provider may be left unconfigured (all three IDP_*
  * unset): password sign-in works and the OIDC routes answer 404 `oidc_not_configured`.
@@ -110,16 +119,10 @@ export const authSettings = authEnv
     IDP_CLIENT_SECRET: authEnv.shape.IDP_CLIENT_SECRET.optional(),
     IDP_ISSUER_URL: authEnv.shape.IDP_ISSUER_URL.optional(),
   })
-  .superRefine((value, ctx) => {
-    const set = IDP_VARIABLES.filter((name) => value[name] !== undefined);
-    if (set.length === 0 || set.length === IDP_VARIABLES.length) return;
-    for (const name of IDP_VARIABLES.filter((n) => value[n] === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `required with ${set.join(', ')}` });
-    }
-  });
+  .superRefine(idpAllOrNone);
 export type AuthSettings = z.infer<typeof authSettings>;
 
 /** The identity service alone (production): every variable the spec marks required must be set. */
-export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthEnv {
+export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthEnv {
   return parseEnv(authEnv, env, 'keel auth');
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { configError, emptyAsUndefined, parseEnv, parseSlices } from '../config/parse-env';
+import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
+import { kbSettings, type KbEnv } from '../kb/config';
+import { temporalEnv, type TemporalEnv } from '../temporal/config';
 import { postgresEnv } from '../db/config';
 
 /** The CLI's environment: where the API is and who it acts as; the database only for `token create`. */
@@ -15,6 +18,34 @@ export const cliEnv = z.object({
 });
 export type CliEnv = z.infer<typeof cliEnv>;
 
-export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): CliEnv {
+export function loadCliConfig(env: NodeJS.ProcessEnv): CliEnv {
   return parseEnv(cliEnv, env, 'keel');
+}
+
+/** `keel kb …`: the CLI's variables and the knowledge hub's. */
+export interface KbCommandConfig {
+  cli: CliEnv;
+  kb: KbEnv;
+}
+
+export function loadKbCommandConfig(env: NodeJS.ProcessEnv): KbCommandConfig {
+  const { values, problems } = parseSlices({ cli: cliEnv, kb: kbSettings }, env);
+  if (problems.length > 0 || !values.cli || !values.kb) throw configError('keel kb', problems);
+  return { cli: values.cli, kb: values.kb };
+}
+
+/** `keel connector …`: the CLI's variables, the knowledge hub's, the connectors' and how to reach Temporal. */
+export interface ConnectorCommandConfig extends KbCommandConfig {
+  connectors: ConnectorsConfig;
+  temporal: TemporalEnv;
+}
+
+export function loadConnectorCommandConfig(env: NodeJS.ProcessEnv): ConnectorCommandConfig {
+  const { values, problems } = parseSlices(
+    { cli: cliEnv, kb: kbSettings, connectors: connectorsConfig, temporal: temporalEnv },
+    env,
+  );
+  const { cli, kb, connectors, temporal } = values;
+  if (problems.length > 0 || !cli || !kb || !connectors || !temporal) throw configError('keel connector', problems);
+  return { cli, kb, connectors, temporal };
 }

@@ -2,18 +2,17 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Pool } from 'pg';
-import { parseEnv } from '../config/parse-env';
-import { ConnectorNameSchema, loadConnectorsConfig } from '../connectors/config';
+import { ConnectorNameSchema } from '../connectors/config';
 import type { Connector, ConnectorName } from '../connectors/contract';
 import { runConnectorOnce, type RunReport } from '../connectors/run-once';
 import { resetConnectorCursor } from '../connectors/state-store';
 import { migrate } from '../db/migrate';
-import { openHubFromEnv } from '../kb/open-from-env';
+import { openHub } from '../kb/open-hub';
 import { readStackState } from '../stack/state-file';
-import { temporalEnv, temporalSettings } from '../temporal/config';
+import { temporalSettings } from '../temporal/config';
 import { connectClient } from '../temporal/connection';
 import { triggerConnectorRun } from '../temporal/connector-schedules';
-import type { CliEnv } from './config';
+import type { CliEnv, ConnectorCommandConfig } from './config';
 import { runSlackBackfill, SLACK_BACKFILL_USAGE } from './connector-backfill';
 import { CommandFailed } from './models';
 
@@ -36,16 +35,21 @@ function connectorName(value: string | undefined): ConnectorName {
   return parsed.data;
 }
 
-export async function runConnectorCommand(env: CliEnv, args: string[], openDatabase: OpenDatabase): Promise<number> {
+export async function runConnectorCommand(
+  config: ConnectorCommandConfig,
+  args: string[],
+  openDatabase: OpenDatabase,
+): Promise<number> {
+  const { cli: env } = config;
   const [sub, ...rest] = args;
   if (sub === 'backfill') {
     let report: RunReport | undefined;
     try {
       await runSlackBackfill({
         argv: rest,
-        env: process.env,
+        slack: config.connectors.slack,
         runConnector: async (connector) => {
-          report = await runHere(env, 'slack', openDatabase, connector);
+          report = await runHere(config, 'slack', openDatabase, connector);
         },
       });
     } catch (err) {
@@ -59,7 +63,7 @@ export async function runConnectorCommand(env: CliEnv, args: string[], openDatab
     allowPositionals: true,
     options: { connector: { type: 'string' }, wait: { type: 'boolean', default: false } },
   });
-  if (sub === 'trigger') return trigger(env, connectorName(values.connector ?? positionals[0]), values.wait);
+  if (sub === 'trigger') return trigger(config, connectorName(values.connector ?? positionals[0]), values.wait);
   const name = connectorName(values.connector ?? positionals[0]);
   if (sub === 'reset') {
     const database = await openDatabase(env);
@@ -73,24 +77,23 @@ export async function runConnectorCommand(env: CliEnv, args: string[], openDatab
     }
   }
   if (sub !== 'run') throw new CommandFailed(`unknown command: connector ${args.join(' ')}\n\n${CONNECTOR_USAGE}`);
-  const report = await runHere(env, name, openDatabase);
+  const report = await runHere(config, name, openDatabase);
   return report.indexProblems.length > 0 ? 1 : 0;
 }
 
 /** A whole run in this process (the registry's connector, or `connector`), printing what it wrote. */
 async function runHere(
-  env: CliEnv,
+  config: ConnectorCommandConfig,
   name: ConnectorName,
   openDatabase: OpenDatabase,
   connector?: Connector<unknown>,
 ): Promise<RunReport> {
-  const config = loadConnectorsConfig(process.env, 'keel connector');
+  const { cli: env } = config;
   const database = await openDatabase(env);
   try {
     await migrate(database.pool, env.POSTGRES_SCHEMA);
-    const { hub, warning } = await openHubFromEnv({
-      env: process.env,
-      processName: 'keel connector',
+    const { hub, warning } = await openHub({
+      config: config.kb,
       pool: database.pool,
       schema: env.POSTGRES_SCHEMA,
       dataDir: env.DATA_DIR,
@@ -100,8 +103,7 @@ async function runHere(
       if (warning) throw new CommandFailed(warning);
       const report = await runConnectorOnce({
         name,
-        env: process.env,
-        config,
+        config: config.connectors,
         pool: database.pool,
         index: { pool: hub.pool, embedder: hub.embedder, unavailable: hub.unavailable },
         connector,
@@ -123,9 +125,9 @@ async function runHere(
   }
 }
 
-async function trigger(env: CliEnv, name: ConnectorName, wait: boolean): Promise<number> {
-  const temporal = parseEnv(temporalEnv, process.env, 'keel connector');
-  const address = temporal.TEMPORAL_ADDRESS ?? readStackState(env.DATA_DIR)?.temporal_address;
+async function trigger(config: ConnectorCommandConfig, name: ConnectorName, wait: boolean): Promise<number> {
+  const { temporal } = config;
+  const address = temporal.TEMPORAL_ADDRESS ?? readStackState(config.cli.DATA_DIR)?.temporal_address;
   if (!address) throw new CommandFailed('no Temporal to reach: set TEMPORAL_ADDRESS, or start Keel with `npm start`');
   const connection = await connectClient(temporalSettings(temporal, address, (p) => fs.readFileSync(p)));
   const { client } = connection;

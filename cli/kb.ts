@@ -3,10 +3,10 @@ import { parseArgs } from 'node:util';
 import type { Pool } from 'pg';
 import { indexAll, indexPaths, type IndexResult } from '../kb/indexer';
 import { runKbMcpOverStdio } from '../kb/mcp/server';
-import { openHubFromEnv } from '../kb/open-from-env';
+import { openHub } from '../kb/open-hub';
 import { reembedIndex } from '../kb/reembed';
 import { readDevToken, readStackState } from '../stack/state-file';
-import type { CliEnv } from './config';
+import type { CliEnv, KbCommandConfig } from './config';
 import { CommandFailed } from './models';
 
 export const KB_USAGE = `  keel kb index (--all | <hub path>...)
@@ -19,7 +19,12 @@ export const KB_USAGE = `  keel kb index (--all | <hub path>...)
 
 type OpenDatabase = (env: CliEnv) => Promise<{ pool: Pool; close(): Promise<void> }>;
 
-export async function runKbCommand(env: CliEnv, args: string[], openDatabase: OpenDatabase): Promise<number> {
+export async function runKbCommand(
+  config: KbCommandConfig,
+  args: string[],
+  openDatabase: OpenDatabase,
+): Promise<number> {
+  const { cli: env } = config;
   const [sub, ...rest] = args;
   if (sub !== 'index' && sub !== 'reembed')
     throw new CommandFailed(`unknown command: kb ${args.join(' ')}\n\n${KB_USAGE}`);
@@ -33,9 +38,8 @@ export async function runKbCommand(env: CliEnv, args: string[], openDatabase: Op
   }
   const database = await openDatabase(env);
   try {
-    const { hub, warning } = await openHubFromEnv({
-      env: process.env,
-      processName: 'keel kb',
+    const { hub, warning } = await openHub({
+      config: config.kb,
       pool: database.pool,
       schema: env.POSTGRES_SCHEMA,
       dataDir: env.DATA_DIR,

@@ -12,7 +12,7 @@ import { createToken } from '../db/tokens';
 import { setClearance } from '../kb/clearance';
 import { SensitivitySchema } from '../kb/sensitivity';
 import { readDevToken, readStackState } from '../stack/state-file';
-import { loadCliConfig, type CliEnv } from './config';
+import { loadCliConfig, loadConnectorCommandConfig, loadKbCommandConfig, type CliEnv } from './config';
 import { CONNECTOR_USAGE, runConnectorCommand } from './connector';
 import { ApiError, ensureOk, streamJobEvents } from './event-stream';
 import { KB_USAGE, runKbCommand, runKbMcpCommand } from './kb';
@@ -39,14 +39,15 @@ class UsageError extends Error {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const env = loadCliConfig();
   const [command, ...rest] = argv;
+  // Each command parses every variable it uses before it opens anything.
+  if (command === 'kb') return runKbCommand(loadKbCommandConfig(process.env), rest, openDatabase);
+  if (command === 'connector') return runConnectorCommand(loadConnectorCommandConfig(process.env), rest, openDatabase);
+  const env = loadCliConfig(process.env);
   if (command === 'job') return runJob(env, rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
   if (command === 'models') return runModelsCommand(rest, process.env);
-  if (command === 'kb') return runKbCommand(env, rest, openDatabase);
   if (command === 'kb-mcp') return runKbMcpCommand(env);
-  if (command === 'connector') return runConnectorCommand(env, rest, openDatabase);
   if (command === 'auth' && rest[0] === 'create-user') {
     return createUserCommand(rest.slice(1), {
       env: process.env,

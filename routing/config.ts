@@ -48,7 +48,7 @@ export interface ModelsConfig {
 
 /**
  * Loads the files MODEL_CATALOG_PATH and TEAM_CONTROLS_PATH name (a missing or invalid file is a bad configuration:
- * CatalogError) and takes the provider keys the catalog names from `env`. Called by a process's loadConfig.
+ * ConfigFileError) and takes the provider keys the catalog names from `env`. Called by a process's loadConfig.
  */
 export async function loadModelsConfig(slice: ModelEnv, env: NodeJS.ProcessEnv): Promise<ModelsConfig> {
   const paths = modelFilePaths(slice);

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { apiEnv } from '../api/config';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { configError, emptyAsUndefined, parseEnv, parseSlices } from '../config/parse-env';
+import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
+import { kbSettings, type KbEnv } from '../kb/config';
+import { modelEnv, type ModelsConfig } from '../routing/config';
 import { workerEnv } from '../temporal/worker-config';
+import { stackIdentityEnv, type StackIdentityEnv } from './identity-config';
+import { modelsSlice } from './models-slice';
 
 /** `npm start`: the API and a worker in one process, with embedded Temporal and PostgreSQL unless configured. */
 export const stackEnv = apiEnv.extend(workerEnv.shape).extend({
@@ -20,6 +25,33 @@ export const stackEnv = apiEnv.extend(workerEnv.shape).extend({
 });
 export type StackEnv = z.infer<typeof stackEnv>;
 
-export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackEnv {
+/** `npm start`'s own variables alone (the API's and the worker's with the embedded pieces'). */
+export function loadStackConfig(env: NodeJS.ProcessEnv): StackEnv {
   return parseEnv(stackEnv, env, 'keel start');
+}
+
+/** Everything `npm start` runs on: its own variables and the slices of the knowledge hub, connectors, identity, models. */
+export interface StartConfig {
+  stack: StackEnv;
+  kb: KbEnv;
+  connectors: ConnectorsConfig;
+  identity: StackIdentityEnv;
+  models: ModelsConfig;
+}
+
+/**
+ * Parses every variable `npm start` uses, once, before the dev server, the database or anything else starts; every bad
+ * variable of every slice is in the one message.
+ */
+export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
+  const { values, problems } = parseSlices(
+    { stack: stackEnv, models: modelEnv, kb: kbSettings, connectors: connectorsConfig, identity: stackIdentityEnv },
+    env,
+  );
+  const models = await modelsSlice(values.models, env, problems);
+  const { stack, kb, connectors, identity } = values;
+  if (problems.length > 0 || !stack || !kb || !connectors || !identity || !models) {
+    throw configError('keel start', problems);
+  }
+  return { stack, kb, connectors, identity, models };
 }

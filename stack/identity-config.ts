@@ -2,43 +2,63 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
-import { authSettings, type AuthSettings } from '../auth/config';
+import { authEnv, idpAllOrNone, type AuthSettings } from '../auth/config';
+import { emptyAsUndefined } from '../config/parse-env';
 
-/** `npm start`'s own variables for the identity service it hosts. */
-const stackAuthEnv = z.object({
-  AUTH_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  AUTH_HOST: z.string().min(1).default('127.0.0.1'),
-});
+const port = z.coerce.number().int().min(0).max(65535);
+/** Identity's tables sit beside the ingest schema unless INGEST_SCHEMA says otherwise. */
+const ingestSchema = authEnv.shape.INGEST_SCHEMA;
 
 /**
- * The identity service's settings under `npm start`: the spec's variables when set, otherwise local
- * defaults: the stack's own database, a secret generated once into DATA_DIR/auth-secret (mode 0600), a
- * localhost service and cookie, the default API origin as the trusted origin, and no identity provider.
+ * The identity service's slice of `npm start`'s config: the spec's variables when set, otherwise local defaults (a
+ * localhost service and cookie, the default API origin as the trusted origin, no identity provider). Two defaults are
+ * only known once resources exist and are filled by `identitySettings`: the stack's own database and a secret kept in
+ * DATA_DIR/auth-secret.
  */
-export function loadStackAuthConfig(
-  env: NodeJS.ProcessEnv,
-  stack: { dataDir: string; databaseUrl: string; ingestSchema: string },
-): AuthSettings & { AUTH_PORT: number; AUTH_HOST: string } {
-  const own = parseEnv(stackAuthEnv, env, 'keel start');
-  const set = (name: string) => emptyAsUndefined(env[name]) as string | undefined;
-  const settings = parseEnv(
-    authSettings,
-    {
+export const stackIdentityEnv = z.preprocess(
+  (raw) => {
+    const env = raw as NodeJS.ProcessEnv;
+    const set = (name: string) => emptyAsUndefined(env[name]) as string | undefined;
+    // A bad AUTH_PORT is reported as itself, not again as the AUTHLIB_URL made from it.
+    const authPort = port.safeParse(set('AUTH_PORT') ?? 8080).data ?? 8080;
+    return {
       ...env,
-      DATABASE_URL: set('DATABASE_URL') ?? stack.databaseUrl,
-      INGEST_SCHEMA: set('INGEST_SCHEMA') ?? stack.ingestSchema,
-      AUTHLIB_SECRET: set('AUTHLIB_SECRET') ?? readOrCreateSecret(stack.dataDir),
-      AUTHLIB_URL: set('AUTHLIB_URL') ?? `http://localhost:${own.AUTH_PORT}`,
+      AUTHLIB_URL: set('AUTHLIB_URL') ?? `http://localhost:${authPort}`,
       AUTHLIB_COOKIE_DOMAIN: set('AUTHLIB_COOKIE_DOMAIN') ?? 'localhost',
       TRUSTED_ORIGINS: set('TRUSTED_ORIGINS') ?? 'http://localhost:3000',
       ADMIN_EMAILS: env.ADMIN_EMAILS ?? '',
-      PORT: String(own.AUTH_PORT),
-      HOST: own.AUTH_HOST,
-    },
-    'keel start (identity)',
-  );
-  return { ...settings, ...own };
+      INGEST_SCHEMA: set('INGEST_SCHEMA') ?? ingestSchema.safeParse(set('POSTGRES_SCHEMA')).data,
+      PORT: String(authPort),
+      HOST: set('AUTH_HOST') ?? '127.0.0.1',
+    };
+  },
+  authEnv
+    .extend({
+      IDP_CLIENT_ID: authEnv.shape.IDP_CLIENT_ID.optional(),
+      IDP_CLIENT_SECRET: authEnv.shape.IDP_CLIENT_SECRET.optional(),
+      IDP_ISSUER_URL: authEnv.shape.IDP_ISSUER_URL.optional(),
+      /** Unset: the stack's own database (known once it runs). */
+      DATABASE_URL: z.preprocess(emptyAsUndefined, authEnv.shape.DATABASE_URL.optional()),
+      /** Unset: generated once into DATA_DIR/auth-secret. */
+      AUTHLIB_SECRET: z.preprocess(emptyAsUndefined, authEnv.shape.AUTHLIB_SECRET.optional()),
+      /** The identity service's port and address under `npm start`. */
+      AUTH_PORT: z.preprocess(emptyAsUndefined, port.default(8080)),
+      AUTH_HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
+    })
+    .superRefine(idpAllOrNone),
+);
+export type StackIdentityEnv = z.infer<typeof stackIdentityEnv>;
+
+/** The identity service's settings once the stack's database and data directory exist. */
+export function identitySettings(
+  env: StackIdentityEnv,
+  stack: { dataDir: string; databaseUrl: string },
+): AuthSettings & { AUTH_PORT: number; AUTH_HOST: string } {
+  return {
+    ...env,
+    DATABASE_URL: env.DATABASE_URL ?? stack.databaseUrl,
+    AUTHLIB_SECRET: env.AUTHLIB_SECRET ?? readOrCreateSecret(stack.dataDir),
+  };
 }
 
 function readOrCreateSecret(dataDir: string): string {

@@ -1,30 +1,51 @@
 // Entry point: the identity service alone (production). `npm start` runs it inside the all-in-one stack.
 import Redis from 'ioredis';
-import { createPool } from '../db/pool';
 import { buildAuthApp } from '../auth/app';
-import { loadAuthConfig } from '../auth/config';
 import { migrateIdentity } from '../auth/migrate';
+import { createPool } from '../db/pool';
+import { openAll } from './closers';
+import { loadConfig, type IdentityConfig } from './identity-service-config';
+
+/** What the identity service alone runs on: its migrated database and, when configured, Redis. */
+function openResources({ identity: env }: IdentityConfig) {
+  return openAll(async (closers) => {
+    const pool = closers.add(
+      createPool({
+        dsn: env.DATABASE_URL,
+        max: env.DATABASE_POOL_MAX,
+        ssl: env.DATABASE_SSL,
+        schema: env.DATABASE_SCHEMA,
+      }),
+      (p) => p.end(),
+    );
+    await migrateIdentity(pool, env.DATABASE_SCHEMA);
+    const redis = env.REDIS_URL
+      ? closers.add(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }), async (r) => r.disconnect())
+      : undefined;
+    return { pool, redis };
+  });
+}
 
 async function main(): Promise<void> {
-  const env = loadAuthConfig();
-  const pool = createPool({
-    dsn: env.DATABASE_URL,
-    max: env.DATABASE_POOL_MAX,
-    ssl: env.DATABASE_SSL,
-    schema: env.DATABASE_SCHEMA,
-  });
-  await migrateIdentity(pool, env.DATABASE_SCHEMA);
-  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
-  const app = await buildAuthApp({ pool, env, redis }, { logger: { level: env.LOG_LEVEL } });
-  await app.listen({ host: env.HOST, port: env.PORT });
-
-  const shutdown = async () => {
-    await app.close();
-    redis?.disconnect();
-    await pool.end();
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  const config = loadConfig(process.env);
+  const env = config.identity;
+  const resources = await openResources(config);
+  try {
+    const app = await buildAuthApp(
+      { pool: resources.pool, env, redis: resources.redis },
+      { logger: { level: env.LOG_LEVEL } },
+    );
+    await app.listen({ host: env.HOST, port: env.PORT });
+    const shutdown = async () => {
+      await app.close();
+      await resources.close();
+    };
+    process.once('SIGINT', () => void shutdown());
+    process.once('SIGTERM', () => void shutdown());
+  } catch (err) {
+    await resources.close();
+    throw err;
+  }
 }
 
 main().catch((err: unknown) => {

@@ -5,7 +5,7 @@ import type { BudgetGateOptions } from '../api/plugins/budget-gate';
 import { createPool } from '../db/pool';
 import { buildAuthApp } from '../auth/app';
 import { migrateIdentity } from '../auth/migrate';
-import { loadStackAuthConfig } from './identity-config';
+import { identitySettings, type StackIdentityEnv } from './identity-config';
 import { identityTables, ingestTables } from '../db/qualified-tables';
 
 export interface StackIdentity {
@@ -22,20 +22,15 @@ export interface StackIdentity {
  * budget gate reads the same users and ledger.
  */
 export async function startIdentityService(options: {
-  env: NodeJS.ProcessEnv;
+  /** The identity slice of the stack's parsed config. */
+  config: StackIdentityEnv;
   dataDir: string;
   pool: Pool;
   databaseUrl: string;
-  ingestSchema: string;
-  redisUrl?: string;
   instanceId: string;
   logLevel: string;
 }): Promise<StackIdentity> {
-  const settings = loadStackAuthConfig(options.env, {
-    dataDir: options.dataDir,
-    databaseUrl: options.databaseUrl,
-    ingestSchema: options.ingestSchema,
-  });
+  const settings = identitySettings(options.config, { dataDir: options.dataDir, databaseUrl: options.databaseUrl });
   const shared = settings.DATABASE_URL === options.databaseUrl;
   const pool = shared
     ? options.pool
@@ -45,7 +40,7 @@ export async function startIdentityService(options: {
         ssl: settings.DATABASE_SSL,
         schema: settings.DATABASE_SCHEMA,
       });
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  const redis = settings.REDIS_URL ? new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
   const close = async () => {
     redis?.disconnect();
     if (!shared) await pool.end();

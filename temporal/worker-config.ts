@@ -23,7 +23,7 @@ export const workerEnv = z.object({
 });
 export type WorkerEnv = z.infer<typeof workerEnv>;
 
-export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEnv {
+export function loadWorkerConfig(env: NodeJS.ProcessEnv): WorkerEnv {
   const schema = workerEnv.superRefine(requireWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'worker'));
   return parseEnv(schema, env, 'keel worker');
 }

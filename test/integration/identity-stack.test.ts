@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startIdentityService, type StackIdentity } from '../../stack/identity';
+import { stackIdentityEnv } from '../../stack/identity-config';
 import { createTestDatabase, type TestDatabase } from './harness';
 import { testPostgresDsn } from './env';
 
@@ -25,11 +26,14 @@ afterAll(async () => {
 
 test('npm start runs identity on the shared database with local defaults and turns the budget gate on', async () => {
   identity = await startIdentityService({
-    env: { AUTH_PORT: '0', DATABASE_SCHEMA: 'identity_stack_test' },
+    config: stackIdentityEnv.parse({
+      AUTH_PORT: '0',
+      DATABASE_SCHEMA: 'identity_stack_test',
+      POSTGRES_SCHEMA: db.schema,
+    }),
     dataDir,
     pool: db.pool,
     databaseUrl: testPostgresDsn,
-    ingestSchema: db.schema,
     instanceId: 'stack-test',
     logLevel: 'silent',
   });

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import { createPoolFromEnv } from '../db/pool';
+import { openHub } from '../kb/open-hub';
+import { createQueueStore } from '../queue/create-queue-store';
+import { openModels } from '../routing/open-models';
+import { temporalSettings } from '../temporal/config';
+import { connectClient, ensureSearchAttributes } from '../temporal/connection';
+import type { ApiConfig } from './api-config';
+import { openAll } from './closers';
+
+/** What the ingest API alone runs on, opened from its parsed config; `close()` closes all of it. */
+export function openResources(config: ApiConfig, warn: (line: string) => void = console.warn) {
+  const { api } = config;
+  return openAll(async (closers) => {
+    const pool = closers.add(createPoolFromEnv(api), (p) => p.end());
+    const queue = closers.add(
+      await createQueueStore({ redisUrl: api.REDIS_URL, instanceId: api.KEEL_INSTANCE_ID }),
+      (q) => q.close(),
+    );
+    const temporal = closers.add(
+      await connectClient(temporalSettings(api, api.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p))),
+      (t) => t.close(),
+    );
+    const warning = await ensureSearchAttributes(temporal.client, api.TEMPORAL_NAMESPACE);
+    if (warning) warn(`warning: ${warning}`);
+    // The API lists the catalog (GET /v1/models) but never calls a model; workers serve the demo model.
+    const models = closers.add(await openModels(config.models, queue, { serveDemo: false }), (m) => m.close());
+    const kb = await openHub({
+      config: config.kb,
+      pool,
+      schema: api.POSTGRES_SCHEMA,
+      dataDir: api.DATA_DIR,
+      postgresSsl: api.POSTGRES_SSL,
+    });
+    closers.add(kb.hub, (hub) => hub.close());
+    if (kb.warning) warn(`warning: ${kb.warning}`);
+    return { pool, queue, temporal: temporal.client, models: models.router, kb: kb.hub };
+  });
+}

@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '../config/parse-env';
+import { loadConfig as loadApiConfig } from './api-config';
+import { loadConfig as loadStartConfig } from './config';
+import { loadConfig as loadIdentityConfig } from './identity-service-config';
+import { startStack } from './start';
+import { loadConfig as loadWorkerConfig } from './worker-config';
+
+/** The bad variables a ConfigError names, one per line after the first (indented detail lines left out). */
+async function badVariables(load: Promise<unknown> | (() => unknown)): Promise<string[]> {
+  try {
+    await (typeof load === 'function' ? load() : load);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.message
+      .split('\n')
+      .slice(1)
+      .filter((line) => /^ {2}\S/.test(line))
+      .map((line) => line.trim().split(':')[0]!)
+      .sort();
+  }
+  throw new Error('the configuration was accepted');
+}
+
+const alone = { POSTGRES_DSN: 'postgres://db/keel', TEMPORAL_ADDRESS: 'temporal:7233' };
+
+describe('one config per process', () => {
+  test("npm start reports the bad variables of its own, the hub's, connectors', identity's and models' slices at once", async () => {
+    const env = {
+      API_PORT: 'abc',
+      KB_EMBED_RETRIES: '-1',
+      CONNECTOR_GITHUB_SCHEDULE: 'every hour',
+      AUTH_PORT: 'eighty',
+      MODEL_CATALOG_PATH: path.join(os.tmpdir(), 'keel-no-such-catalog.yaml'),
+    };
+    expect(await badVariables(loadStartConfig(env))).toEqual([
+      'API_PORT',
+      'AUTH_PORT',
+      'CONNECTOR_GITHUB_SCHEDULE',
+      'KB_EMBED_RETRIES',
+      'MODEL_CATALOG_PATH',
+    ]);
+    await expect(loadStartConfig(env)).rejects.toThrow(/^keel start: invalid configuration\n/);
+  });
+
+  test('npm start on an empty environment: embedded defaults, the shipped catalog, identity filled in at start', async () => {
+    const config = await loadStartConfig({ OPENAI_API_KEY: 'sk-test', UNRELATED_SECRET: 'x' });
+    expect(config.stack).toMatchObject({ API_PORT: 3000, POSTGRES_SCHEMA: 'keel' });
+    expect(config.kb.EMBEDDING_PROVIDER).toBe('local');
+    expect(config.connectors.shared.CONNECTOR_GITHUB_ENABLED).toBe(false);
+    expect(config.identity).toMatchObject({
+      AUTH_PORT: 8080,
+      INGEST_SCHEMA: 'keel',
+      AUTHLIB_URL: 'http://localhost:8080',
+    });
+    expect(config.identity.DATABASE_URL).toBeUndefined();
+    expect(config.identity.AUTHLIB_SECRET).toBeUndefined();
+    // Only the variables the catalog's providers name are kept from the environment.
+    expect(config.models.credentials.OPENAI_API_KEY).toBe('sk-test');
+    expect(Object.values(config.models.credentials)).not.toContain('x');
+  });
+
+  test('npm start opens nothing when its config is bad: no dev server, no database, not even DATA_DIR', async () => {
+    const dataDir = path.join(os.tmpdir(), `keel-bad-config-${process.pid}-${Date.now()}`);
+    const lines: string[] = [];
+    const start = startStack(
+      // A CLI that does not exist: had the config been accepted, the start would fail differently, after DATA_DIR.
+      { DATA_DIR: dataDir, TEMPORAL_CLI_PATH: path.join(dataDir, 'temporal'), KB_EMBED_TIMEOUT_MS: 'soon' },
+      (line) => lines.push(line),
+    );
+    await expect(start).rejects.toThrow(ConfigError);
+    await expect(start).rejects.toThrow(/KB_EMBED_TIMEOUT_MS/);
+    expect(fs.existsSync(dataDir)).toBe(false);
+    expect(lines).toEqual([]);
+  });
+
+  test("the API alone names a missing database and Temporal together with the hub's bad variables", async () => {
+    expect(await badVariables(loadApiConfig({ EMBEDDING_PROVIDER: 'openai', API_PORT: 'x' }))).toEqual([
+      'API_PORT',
+      'POSTGRES_DSN',
+      'TELEMETRY_URL',
+      'TEMPORAL_ADDRESS',
+    ]);
+    const config = await loadApiConfig(alone);
+    expect(config.api.POSTGRES_DSN).toBe('postgres://db/keel');
+  });
+
+  test("a worker refuses an enabled connector's bad settings at start, and keeps a disabled one's for its run", async () => {
+    expect(
+      await badVariables(
+        loadWorkerConfig({ ...alone, CONNECTOR_NOTION_ENABLED: 'true', KB_HUB_DIR: '', DEMO_MODEL_PORT: '-1' }),
+      ),
+    ).toEqual([
+      'CONNECTOR_NOTION_AUTH_SECRET_ID',
+      'CONNECTOR_NOTION_DEFAULT_SENSITIVITY',
+      'CONNECTOR_NOTION_WORKSPACE_SLUG',
+      'DEMO_MODEL_PORT',
+    ]);
+    const config = await loadWorkerConfig({
+      ...alone,
+      CONNECTOR_GITHUB_AUTH_SECRET_ID: 'gh-token',
+      'gh-token': 'ghp_x',
+    });
+    expect(config.connectors.notion).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('CONNECTOR_NOTION_WORKSPACE_SLUG') as unknown,
+    });
+    expect(config.connectors.github.ok).toBe(true);
+    // A secret the platform injects as a variable is taken at start, by the id the configuration names.
+    expect(config.connectors.secretsFromEnv).toEqual({ 'gh-token': 'ghp_x' });
+  });
+
+  test('the identity service alone lists every required variable it lacks', async () => {
+    expect(await badVariables(() => loadIdentityConfig({ AUTHLIB_SECRET: 'short' }))).toEqual([
+      'ADMIN_EMAILS',
+      'AUTHLIB_COOKIE_DOMAIN',
+      'AUTHLIB_SECRET',
+      'AUTHLIB_URL',
+      'DATABASE_URL',
+      'IDP_CLIENT_ID',
+      'IDP_CLIENT_SECRET',
+      'IDP_ISSUER_URL',
+      'TRUSTED_ORIGINS',
+    ]);
+  });
+});

@@ -1,0 +1,32 @@
+import { configError, parseSlices, setWhenAlone } from '../config/parse-env';
+import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
+import { kbSettings, type KbEnv } from '../kb/config';
+import { modelEnv, type ModelsConfig } from '../routing/config';
+import { workerEnv, type WorkerEnv } from '../temporal/worker-config';
+import { modelsSlice } from './models-slice';
+
+/** A worker alone (production): its own variables, the knowledge hub's, the connectors' and the model catalog's. */
+export interface WorkerConfig {
+  worker: WorkerEnv;
+  kb: KbEnv;
+  connectors: ConnectorsConfig;
+  models: ModelsConfig;
+}
+
+/** Parses every variable the worker uses, once, before anything opens; every bad one of every slice in one message. */
+export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> {
+  const { values, problems } = parseSlices(
+    {
+      worker: workerEnv,
+      alone: setWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'worker'),
+      models: modelEnv,
+      kb: kbSettings,
+      connectors: connectorsConfig,
+    },
+    env,
+  );
+  const models = await modelsSlice(values.models, env, problems);
+  const { worker, kb, connectors } = values;
+  if (problems.length > 0 || !worker || !kb || !connectors || !models) throw configError('keel worker', problems);
+  return { worker, kb, connectors, models };
+}

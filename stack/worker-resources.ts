@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import { chatWebApiFromEnv } from '../chat-relay/chat-app';
+import { workspaceRoot } from '../config/workspace-root';
+import { createPoolFromEnv } from '../db/pool';
+import { openHub } from '../kb/open-hub';
+import { createQueueStore } from '../queue/create-queue-store';
+import { openModels } from '../routing/open-models';
+import { jobTaskQueue, temporalSettings } from '../temporal/config';
+import { connectClient, connectWorker, ensureSearchAttributes } from '../temporal/connection';
+import { ensureConnectorSchedules } from '../temporal/connector-schedules';
+import { openAll } from './closers';
+import type { WorkerConfig } from './worker-config';
+
+/**
+ * What a worker alone runs on, opened from its parsed config: the activities' dependencies and a worker connection
+ * to Temporal, with the search attributes and connector schedules in place; `close()` closes all of it.
+ */
+export function openResources(config: WorkerConfig, warn: (line: string) => void = console.warn) {
+  const { worker: env } = config;
+  return openAll(async (closers) => {
+    const pool = closers.add(createPoolFromEnv(env), (p) => p.end());
+    const queue = closers.add(
+      await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID }),
+      (q) => q.close(),
+    );
+    const models = closers.add(await openModels(config.models, queue, { serveDemo: true }), (m) => m.close());
+    // kb_search reads the knowledge hub; a hub that cannot serve only makes the tool say so.
+    const kb = await openHub({
+      config: config.kb,
+      pool,
+      schema: env.POSTGRES_SCHEMA,
+      dataDir: env.DATA_DIR,
+      postgresSsl: env.POSTGRES_SSL,
+    });
+    closers.add(kb.hub, (hub) => hub.close());
+    if (kb.warning) warn(`warning: ${kb.warning}`);
+    const settings = temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p));
+    // Workflows upsert KeelStatus, so the attributes must exist before the first job runs here.
+    const registrar = await connectClient(settings);
+    const warning = await ensureSearchAttributes(registrar.client, env.TEMPORAL_NAMESPACE)
+      .then(async (result) => {
+        // One schedule per connector, created or updated from this worker's configuration (paused when disabled).
+        await ensureConnectorSchedules(registrar.client, {
+          taskQueue: jobTaskQueue(env),
+          config: config.connectors.shared,
+        });
+        return result;
+      })
+      .finally(() => registrar.close());
+    if (warning) warn(`warning: ${warning}`);
+    const connection = closers.add(await connectWorker(settings), (c) => c.close());
+    return {
+      connection,
+      deps: {
+        pool,
+        queue,
+        models: models.router,
+        workspaceRoot: workspaceRoot(env),
+        chat: chatWebApiFromEnv(env),
+        kb: kb.hub,
+        connectors: config.connectors,
+      },
+    };
+  });
+}

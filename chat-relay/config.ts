@@ -48,3 +48,19 @@ export function chatAppSettings(env: ChatAppEnv, secrets?: SecretLookup): ChatAp
     historyMessages: env.CHATAPP_HISTORY_MESSAGES,
   };
 }
+
+/**
+ * The team-chat slice of a process that serves inbound chat requests (the API, `npm start`): a signing secret needs a
+ * bot token to act on what it verifies. Keel has no secrets store yet, so only CHATAPP_BOT_TOKEN can provide one.
+ */
+export const chatAppInbound = chatAppEnv.superRefine((env, ctx) => {
+  if (!env.CHATAPP_SIGNING_SECRET || env.CHATAPP_BOT_TOKEN) return;
+  const hint = env.CHATAPP_BOT_TOKEN_SECRET_ID
+    ? ` (CHATAPP_BOT_TOKEN_SECRET_ID ${env.CHATAPP_BOT_TOKEN_SECRET_ID} cannot resolve: no secrets store)`
+    : '';
+  ctx.addIssue({
+    code: 'custom',
+    path: ['CHATAPP_BOT_TOKEN'],
+    message: `required with CHATAPP_SIGNING_SECRET${hint}; set it, or unset the secret`,
+  });
+});

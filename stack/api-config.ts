@@ -1,4 +1,5 @@
 import { apiEnv, type ApiEnv } from '../api/config';
+import { chatAppInbound } from '../chat-relay/config';
 import { configError, parseSlices, setWhenAlone } from '../config/parse-env';
 import { kbSettings, type KbEnv } from '../kb/config';
 import { modelEnv, type ModelsConfig } from '../routing/config';
@@ -14,7 +15,13 @@ export interface ApiConfig {
 /** Parses every variable the API uses, once, before anything opens; every bad one of every slice in one message. */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<ApiConfig> {
   const { values, problems } = parseSlices(
-    { api: apiEnv, alone: setWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'API'), models: modelEnv, kb: kbSettings },
+    {
+      api: apiEnv,
+      alone: setWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'API'),
+      models: modelEnv,
+      kb: kbSettings,
+      chat: chatAppInbound,
+    },
     env,
   );
   const models = await modelsSlice(values.models, env, problems);

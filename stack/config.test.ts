@@ -27,17 +27,19 @@ async function badVariables(load: Promise<unknown> | (() => unknown)): Promise<s
 const alone = { POSTGRES_DSN: 'postgres://db/keel', TEMPORAL_ADDRESS: 'temporal:7233' };
 
 describe('one config per process', () => {
-  test("npm start reports the bad variables of its own, the hub's, connectors', identity's and models' slices at once", async () => {
+  test("npm start reports the bad variables of its own, the hub's, team chat's, connectors', identity's and models' slices at once", async () => {
     const env = {
       API_PORT: 'abc',
       KB_EMBED_RETRIES: '-1',
       CONNECTOR_GITHUB_SCHEDULE: 'every hour',
       AUTH_PORT: 'eighty',
+      CHATAPP_SIGNING_SECRET: 'signing-secret',
       MODEL_CATALOG_PATH: path.join(os.tmpdir(), 'keel-no-such-catalog.yaml'),
     };
     expect(await badVariables(loadStartConfig(env))).toEqual([
       'API_PORT',
       'AUTH_PORT',
+      'CHATAPP_BOT_TOKEN',
       'CONNECTOR_GITHUB_SCHEDULE',
       'KB_EMBED_RETRIES',
       'MODEL_CATALOG_PATH',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiEnv } from '../api/config';
+import { chatAppInbound } from '../chat-relay/config';
 import { configError, emptyAsUndefined, parseEnv, parseSlices } from '../config/parse-env';
 import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
 import { kbSettings, type KbEnv } from '../kb/config';
@@ -45,7 +46,14 @@ export interface StartConfig {
  */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
   const { values, problems } = parseSlices(
-    { stack: stackEnv, models: modelEnv, kb: kbSettings, connectors: connectorsConfig, identity: stackIdentityEnv },
+    {
+      stack: stackEnv,
+      models: modelEnv,
+      kb: kbSettings,
+      chat: chatAppInbound,
+      connectors: connectorsConfig,
+      identity: stackIdentityEnv,
+    },
     env,
   );
   const models = await modelsSlice(values.models, env, problems);

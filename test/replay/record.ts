@@ -120,7 +120,10 @@ async function main(): Promise<void> {
   try {
     await keel.startWorker();
     await fs.mkdir(HISTORIES_DIR, { recursive: true });
-    for (const old of await fs.readdir(HISTORIES_DIR)) await fs.rm(path.join(HISTORIES_DIR, old));
+    // A job dropped from PLANS takes its recording with it.
+    for (const old of await fs.readdir(HISTORIES_DIR)) {
+      if (old.endsWith('.json.gz')) await fs.rm(path.join(HISTORIES_DIR, old));
+    }
     for (const plan of PLANS) {
       const recorded = await record(keel, plan);
       const file = path.join(HISTORIES_DIR, `${plan.file}.json.gz`);

@@ -1,10 +1,5 @@
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  Runtime,
-  Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflows } from '../../temporal/workflow-code';
 import { historyFromPlain, readRecordedJobs } from './histories';
 
 /**
@@ -13,7 +8,7 @@ import { historyFromPlain, readRecordedJobs } from './histories';
  * running job's workflow take a different path on replay (a reordered activity, a new timer, a removed emit) fails
  * here before it breaks jobs in flight.
  */
-let bundle: WorkflowBundleWithSourceMap;
+let code: string;
 
 beforeAll(async () => {
   try {
@@ -21,8 +16,8 @@ beforeAll(async () => {
   } catch {
     // already installed by an earlier test file in this process
   }
-  // Bundled once for this file, as the worker does at start.
-  bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger });
+  // Bundled once for this file, as `npm run build` bundles what workers run.
+  code = await bundleWorkflows();
 });
 
 const recorded = readRecordedJobs();
@@ -45,20 +40,10 @@ test.each(recorded.map((r) => [r.file, r.job] as const))(
   async (_file, job) => {
     const histories = job.workflows.map((w) => ({ workflowId: w.workflowId, history: historyFromPlain(w.history) }));
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowBundle: bundle }, histories)) {
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { code } }, histories)) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     expect(failures).toEqual([]);
     expect(job.workflows.length).toBeGreaterThan(0);
   },
 );
-
-/** The bundler's progress lines are not test output. */
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};

@@ -48,7 +48,7 @@ const pureImports = onlyAllow(
 const LAYERS = {
   edge: ['api', 'auth', 'chat'],
   application: ['jobs'],
-  domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay'],
+  domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay', 'products'],
   infrastructure: ['db', 'queue', 'http', 'config'],
   temporal: ['workflows', 'pure', 'activities', 'temporal'],
   tools: ['stack', 'cli', 'bench'],

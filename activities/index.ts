@@ -3,6 +3,7 @@ import type { ChatWebApi } from '../chat-relay/web-api';
 import type { ConnectorsConfig } from '../connectors/settings';
 import type { KnowledgeHub } from '../kb/hub';
 import type { QueueStore } from '../queue/queue-store';
+import type { ProductSettings } from '../products/settings';
 import type { ModelRouter } from '../routing/router';
 import { approvalActivities } from './approvals';
 import { chatActivities } from './chat';
@@ -11,6 +12,7 @@ import { eventActivities } from './events';
 import { jobActivities } from './jobs';
 import { knowledgeActivities } from './knowledge';
 import { modelActivities } from './models';
+import { productActivities } from './products';
 import { scenarioActivities } from './scenarios';
 import { workspaceActivities } from './workspace';
 
@@ -26,6 +28,8 @@ export interface ActivityDeps {
   chat?: ChatWebApi;
   /** The connectors' settings and env-held secrets, parsed when the process started; absent → every default. */
   connectors?: ConnectorsConfig;
+  /** Build limits, the Vercel API and where its token is kept; absent → defaults (api.vercel.com, no token). */
+  products?: ProductSettings;
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */
@@ -40,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     ...chatActivities(deps),
     ...knowledgeActivities(deps),
     ...connectorActivities(deps),
+    ...productActivities(deps),
   };
 }
 

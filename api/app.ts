@@ -8,7 +8,9 @@ import { principalPlugin } from './plugins/principal';
 import { approvalRoutes } from './routes/approvals';
 import { atlasRoutes } from './routes/atlas';
 import { chatRoutes } from './routes/chat';
+import { designRoutes } from './routes/designs';
 import { healthRoutes } from './routes/health';
+import { humanTaskRoutes } from './routes/human-tasks';
 import { jobStreamRoutes } from './routes/job-stream';
 import { jobRoutes } from './routes/jobs';
 import { kbRoutes } from './routes/kb';
@@ -52,6 +54,8 @@ export async function buildApp(
   await app.register(workflowGraphRoutes(deps));
   await app.register(kbRoutes(deps));
   await app.register(atlasRoutes(deps));
+  await app.register(designRoutes(deps));
+  await app.register(humanTaskRoutes(deps));
   for (const routes of extras.routes ?? []) await app.register(routes);
   return app;
 }

@@ -73,6 +73,33 @@ export const levelSchema = z
 /** One level of a scenario, as the schema outputs it. */
 export type ScenarioLevel = z.infer<typeof levelSchema>;
 
+const pinSchema = z.string().regex(SCENARIO_NAME, 'must be a catalog id (a lowercase slug such as static-page)');
+
+/**
+ * The `product:` block of a product-build scenario (docs/product-builds.md); every field has a default, so a scenario
+ * names only what it changes.
+ */
+export const productSchema = z.strictObject({
+  /** The team lead's pre-run gates, each on or off. */
+  gates: z
+    .strictObject({
+      scope: z.boolean().default(true),
+      clarify: z.boolean().default(true),
+      solutions: z.boolean().default(true),
+    })
+    .prefault({}),
+  /** Pins (a template or design id); the job's metadata pins win over these. */
+  template: pinSchema.optional(),
+  design: pinSchema.optional(),
+  /** Selections a person confirms (an approval) before they are used. */
+  confirm: z.array(z.enum(['template', 'design'])).default([]),
+  /** Run the template's build and test commands after the executor, before the verifier. */
+  build_verify: z.boolean().default(true),
+  /** Publish the static build to Vercel: never, always, or after a person approves. */
+  deploy: z.enum(['off', 'auto', 'approve']).default('off'),
+});
+export type ScenarioProduct = z.infer<typeof productSchema>;
+
 /** A scenario file. Output type: `Scenario`. */
 export const scenarioSchema = z
   .strictObject({
@@ -81,6 +108,8 @@ export const scenarioSchema = z
     levels: z.array(levelSchema).min(1, 'a scenario needs at least one level'),
     // A follow-up scenario the same job is re-dispatched to after this one succeeds (`scenario_chained`).
     chain: z.strictObject({ scenario: slug }).optional(),
+    // A product build: pre-run gates, template and design, real build verification, deploy (docs/product-builds.md).
+    product: productSchema.optional(),
   })
   .superRefine((scenario, ctx) => scenarioRules(scenario, ctx), { when: () => true });
 

@@ -91,7 +91,7 @@ export function levelWorkflowId(jobId: string, role: string, attempt: number): s
 
 /** A person's input a level is waiting for: an ask_user question or an approval. */
 export interface Interrupt {
-  kind: 'ask_user' | 'approval';
+  kind: 'ask_user' | 'approval' | 'human_task';
   call_id: string;
   role: string;
   /** The question, or the action awaiting approval. */

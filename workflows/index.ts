@@ -3,3 +3,4 @@ export { runJob } from './job';
 export { runLevel } from './level';
 export { deliverChatReply, relayChatTurn } from './chat-relay';
 export { runConnector } from './connector-run';
+export { runProductPrelude, runProductRelease } from './product-build';

@@ -17,6 +17,7 @@ import { createPool } from '../../db/pool';
 import { createToken } from '../../db/tokens';
 import { createQueueStore } from '../../queue/create-queue-store';
 import type { QueueStore } from '../../queue/queue-store';
+import type { ProductSettings } from '../../products/settings';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
 import { loadCatalog, loadTeamControls } from '../../routing/catalog/load';
 import type { Catalog, TeamControls } from '../../routing/catalog/types';
@@ -128,6 +129,8 @@ export interface KeelOptions {
   streamPollMs?: number;
   /** The team-chat app behind /v1/chatapp/* and the Web API the workers post with (a local fake in tests). */
   chat?: { app: ChatApp; api: ChatWebApi };
+  /** Build limits, the Vercel API (a local fake in tests) and the secrets store the deploy token is read from. */
+  products?: ProductSettings;
 }
 
 /** The ingest API listening on a loopback port, with a dev token, over the given real services. */
@@ -179,7 +182,14 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
         connection: options.temporal.nativeConnection,
         namespace: options.temporal.namespace ?? 'default',
         taskQueue,
-        deps: { pool: options.db.pool, queue: options.queue, models, workspaceRoot, chat: options.chat?.api },
+        deps: {
+          pool: options.db.pool,
+          queue: options.queue,
+          models,
+          workspaceRoot,
+          chat: options.chat?.api,
+          products: options.products,
+        },
         workflowCode: await testWorkflowBundle(),
         shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',
       });

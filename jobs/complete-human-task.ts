@@ -1,0 +1,50 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { FastifyBaseLogger } from 'fastify';
+import { completeHumanTask, getHumanTask, type HumanTaskRow } from '../db/human-tasks';
+import type { TokenOwner } from '../db/tokens';
+import { ConflictError, NotFoundError } from '../http/errors';
+import { humanTaskCompletedSignal } from '../workflows/product-definitions';
+import type { JobsDeps } from './deps';
+import { canSee } from './visibility';
+
+/** Same rule as jobs and approvals: a task is visible to its job's org and to admins; to anyone else it does not exist. */
+export async function visibleHumanTask(deps: JobsDeps, principal: TokenOwner, taskId: string): Promise<HumanTaskRow> {
+  const task = await getHumanTask(deps.pool, taskId);
+  if (!task || !canSee(principal, task.org_id)) throw new NotFoundError(`human task ${taskId}`);
+  return task;
+}
+
+/**
+ * Completes a human task once (409 `task_done` when it already is), then wakes the workflow waiting on it. The row
+ * is the record; as with approvals, a failed signal is logged, not undone. Anyone in the task's org may complete it:
+ * the assignee is who the task is for, not a lock (a teammate may add the token for them).
+ */
+export async function completeHumanTaskAs(
+  deps: JobsDeps,
+  principal: TokenOwner,
+  taskId: string,
+  note: string | undefined,
+  log: FastifyBaseLogger,
+): Promise<HumanTaskRow> {
+  await visibleHumanTask(deps, principal, taskId);
+  const result = await completeHumanTask(deps.pool, taskId, principal.user_id, note);
+  if (result.outcome === 'not_found') throw new NotFoundError(`human task ${taskId}`);
+  if (result.outcome === 'already_done') {
+    throw new ConflictError('task_done', `human task ${taskId} was already completed by ${result.task?.completed_by}`);
+  }
+  const task = result.task!;
+  try {
+    await deps.temporal.workflow.getHandle(task.waiting_workflow_id).signal(humanTaskCompletedSignal, {
+      task_id: task.task_id,
+      completed_by: principal.user_id,
+      ...(note !== undefined ? { note } : {}),
+    });
+  } catch (err) {
+    const gone = err instanceof WorkflowNotFoundError;
+    log[gone ? 'warn' : 'error'](
+      { err, task_id: task.task_id, waiting_workflow_id: task.waiting_workflow_id },
+      gone ? 'human task completed, but its waiting workflow is gone' : 'human task completed, but the signal failed',
+    );
+  }
+  return task;
+}

@@ -1,0 +1,115 @@
+import {
+  condition,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { answerSignal, interruptClearedSignal, interruptRaisedSignal, type JobIds } from './definitions';
+import type { Emit } from './emit';
+import { approvalDecisionSignal } from './human-input';
+import { humanTaskCompletedSignal, type HumanTaskCompletion } from './product-definitions';
+
+const { markJobStatus, createApproval, createHumanTask } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
+});
+
+/**
+ * A product-build step's ways of waiting for a person: a question (`ask_user`, answered through the job's resume
+ * Update), an approval (decided through the approvals API) and a human task (completed through the human-tasks API).
+ * Each pauses the job the way a level's tool calls do: the job records `paused` and learns of the interrupt, so
+ * `POST /v1/jobs/:id/resume` validates against it. Call once, at the start of the step's workflow.
+ */
+export function peopleFor(ids: JobIds, role: string, emit: Emit) {
+  const info = workflowInfo();
+  const stepId = info.workflowId;
+  const parentId = info.parent?.workflowId;
+  const answers = new Map<string, string>();
+  const decisions = new Map<string, { decision: 'approve' | 'reject'; comment?: string }>();
+  const completions = new Map<string, HumanTaskCompletion>();
+  setHandler(answerSignal, ({ call_id, answer }) => void answers.set(call_id, answer));
+  setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
+  setHandler(humanTaskCompletedSignal, (c) => void completions.set(c.task_id, c));
+
+  async function wait(
+    interrupt: { kind: 'ask_user' | 'approval' | 'human_task'; call_id: string; text: string; approval_id?: string },
+    done: () => boolean,
+  ): Promise<void> {
+    if (parentId) {
+      await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, {
+        ...interrupt,
+        role,
+        workflow_id: stepId,
+      });
+    }
+    await markJobStatus({ jobId: ids.job_id, status: 'paused' });
+    await condition(done);
+    await markJobStatus({ jobId: ids.job_id, status: 'running' });
+    if (parentId)
+      await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id: interrupt.call_id });
+  }
+
+  return {
+    /** Asks one question and returns the answer (already redacted by the API). */
+    async ask(question: string): Promise<{ call_id: string; answer: string }> {
+      const callId = `ask-${uuid4()}`;
+      await emit(role, 'ask_user', { call_id: callId, question, level_id: stepId });
+      await wait({ kind: 'ask_user', call_id: callId, text: question }, () => answers.has(callId));
+      return { call_id: callId, answer: answers.get(callId)! };
+    },
+
+    /** Requests an approval and returns the decision. */
+    async approve(action: string, reason: string): Promise<{ approved: boolean; comment?: string }> {
+      const callId = `approval-${uuid4()}`;
+      const approvalId = `ap-${uuid4()}`;
+      await createApproval({
+        approval_id: approvalId,
+        job_id: ids.job_id,
+        workflow_id: ids.workflow_id,
+        waiting_workflow_id: stepId,
+        role,
+        call_id: callId,
+        action,
+        reason,
+      });
+      await emit(role, 'approval_requested', { approval_id: approvalId, call_id: callId, action, reason });
+      await emit(role, 'ui_action', { action: 'open_approval', target: approvalId, label: action });
+      await wait({ kind: 'approval', call_id: callId, text: action, approval_id: approvalId }, () =>
+        decisions.has(approvalId),
+      );
+      const decision = decisions.get(approvalId)!;
+      return { approved: decision.decision === 'approve', comment: decision.comment };
+    },
+
+    /** Assigns a task to a person (the job's creator unless named) and waits until it is completed. */
+    async assignTask(task: { title: string; detail: string; assignee?: string; dueInHours?: number }) {
+      const taskId = `ht-${uuid4()}`;
+      const stored = await createHumanTask({
+        task_id: taskId,
+        job_id: ids.job_id,
+        workflow_id: ids.workflow_id,
+        waiting_workflow_id: stepId,
+        role,
+        title: task.title,
+        detail: task.detail,
+        assignee: task.assignee,
+        due_in_hours: task.dueInHours,
+      });
+      await emit(role, 'human_task_assigned', {
+        task_id: taskId,
+        title: task.title,
+        detail: task.detail,
+        assignee: stored.assignee,
+        due_at: stored.due_at,
+        state: 'open',
+        level_id: stepId,
+      });
+      await emit(role, 'ui_action', { action: 'open_task', target: taskId, label: task.title });
+      await wait({ kind: 'human_task', call_id: taskId, text: task.title }, () => completions.has(taskId));
+      return completions.get(taskId)!;
+    },
+  };
+}

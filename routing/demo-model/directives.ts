@@ -16,6 +16,8 @@ export interface Directives {
   slow: boolean;
   /** `#verify-fail=N`: the L3 level fails its attempts 1..N; undefined without the directive. */
   verifyFail: number | undefined;
+  /** `#build-fail=N`: the L4 level writes a feature that breaks the static page's build until N builds failed. */
+  buildFail: number | undefined;
 }
 
 // A directive is a whole token: `#ask` counts in `#ask,` or `(#ask)` but not in `#asked`, `x#ask`, `#ask-me`,
@@ -26,15 +28,18 @@ const ASK = new RegExp(`${BEFORE}#ask${AFTER}`, 'i');
 const APPROVE = new RegExp(`${BEFORE}#approve${AFTER}`, 'i');
 const SLOW = new RegExp(`${BEFORE}#slow${AFTER}`, 'i');
 const VERIFY_FAIL = new RegExp(String.raw`${BEFORE}#verify-fail=(\d+)${AFTER}`, 'i');
+const BUILD_FAIL = new RegExp(String.raw`${BEFORE}#build-fail=(\d+)${AFTER}`, 'i');
 
 /** The directives in a job prompt (the text after the last `Request:` marker). The first `#verify-fail=N` wins. */
 export function directivesOf(jobPrompt: string): Directives {
   const verifyFail = VERIFY_FAIL.exec(jobPrompt)?.[1];
+  const buildFail = BUILD_FAIL.exec(jobPrompt)?.[1];
   return {
     ask: ASK.test(jobPrompt),
     approve: APPROVE.test(jobPrompt),
     slow: SLOW.test(jobPrompt),
     verifyFail: verifyFail === undefined ? undefined : Number(verifyFail),
+    buildFail: buildFail === undefined ? undefined : Number(buildFail),
   };
 }
 

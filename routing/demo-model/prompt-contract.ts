@@ -8,6 +8,7 @@ import type { ChatContent, ChatMessage } from './chat-wire';
 const ROLE_LINE = /^[ \t]*Keel level:[ \t]*(\S+)/m;
 const REQUEST_MARKER = /^[ \t]*Request:/gm;
 const ATTEMPT_LINE = /^[ \t]*Attempt:[ \t]*(\d+)\b/gm;
+const FAILED_BUILDS_LINE = /Failed builds:[ \t]*(\d+)\b/g;
 
 /** The text of a message's content; array content contributes its `text` parts only. */
 export function textOf(content: ChatContent | null | undefined): string {
@@ -79,4 +80,14 @@ export function attemptOf(context: string): number {
   let attempt = 1;
   for (const match of context.matchAll(ATTEMPT_LINE)) attempt = Number(match[1]);
   return attempt;
+}
+
+/**
+ * How many builds of this job failed so far, from the last `Failed builds: <n>` in a level's context (Keel's runtime
+ * writes it into the deltas of a failed build verification); 0 when there is none.
+ */
+export function failedBuildsOf(context: string): number {
+  let failed = 0;
+  for (const match of context.matchAll(FAILED_BUILDS_LINE)) failed = Number(match[1]);
+  return failed;
 }

@@ -50,6 +50,9 @@
  *   `{"verdict":"fail","deltas":["add a closing line to <path>"]}`; afterwards the usual L3 rule. The attempt
  *   number is read from the last line `Attempt: <k>` of the context, which Keel's runtime writes for each
  *   verifier attempt (counting from 1); without such a line it is 1.
+ * - `#build-fail=N` (L4; N a non-negative integer): while the context's last `Failed builds: <k>` line (0 without
+ *   one) has k < N, the written file gets a last line linking to `missing-page.html`, which a static page's build
+ *   refuses; afterwards the usual file. Only `write_file` calls are affected.
  * - `#slow` (any level): the server delays the reply, streamed or not, by its `slowMs` option (3 s by default) so a
  *   person can try cancelling; the delay ends early, without a reply, when the client disconnects, and with a 503
  *   when the server closes. `respond` ignores it and stays pure; the server asks `isSlow` (directives.ts).
@@ -63,7 +66,7 @@ import { bodyFor, demoFileFor, isGreeting, oneLine, pathTokensIn, targetPathFor,
 import { directivesOf } from './directives';
 import type { Directives } from './directives';
 import { humanInputStep } from './human-input';
-import { attemptOf, keelRoleOf, lastUserText, levelOf, splitRequest, textOf } from './prompt-contract';
+import { attemptOf, failedBuildsOf, keelRoleOf, lastUserText, levelOf, splitRequest, textOf } from './prompt-contract';
 import { callReply, offersTool, toolCall, toolResultFollowsUser } from './tool-use';
 import { appendAnchorOf } from './workspace-context';
 
@@ -75,6 +78,8 @@ export const DEMO_MODEL_ID = 'keel-demo';
 export const DEMO_MODEL_DISPLAY_NAME = 'offline demo model';
 export const WRITE_FILE_TOOL = 'write_file';
 export const EDIT_FILE_TOOL = 'edit_file';
+/** The page `#build-fail=N` links to; no template has it, so a static page's build fails on it. */
+export const BROKEN_LINK_TARGET = 'missing-page.html';
 
 const WROTE = /\b(?:wrote|written)\b/i;
 const NEGATION = /\b(?:not|never|fail|failed|error|unable|cannot)\b|n't\b/i;
@@ -195,7 +200,18 @@ function executorReply(
       toolCall(EDIT_FILE_TOOL, { path: file.path, old: anchor, new: `${anchor}\n${bodyFor(jobPrompt)}` }),
     );
   }
-  return callReply(toolCall(WRITE_FILE_TOOL, { path: file.path, content: file.content }));
+  return callReply(toolCall(WRITE_FILE_TOOL, { path: file.path, content: withBuildBreak(file.content, userText) }));
+}
+
+/**
+ * `#build-fail=N`: until N builds of the job failed, the file also links to a page that does not exist, which a
+ * static page's build refuses (a real failure of the real build command, not a pretend one).
+ */
+function withBuildBreak(content: string, userText: string): string {
+  const { context, jobPrompt } = splitRequest(userText);
+  const { buildFail } = directivesOf(jobPrompt);
+  if (buildFail === undefined || failedBuildsOf(context) >= buildFail) return content;
+  return `${content}\nSee [the details](${BROKEN_LINK_TARGET}).\n`;
 }
 
 function promptChars(request: DemoRequest): number {

@@ -33,6 +33,8 @@ export interface JobSubmission {
   /** Run this scenario file instead of the workflow's graph or scenario. */
   scenario?: string;
   modelTier?: string;
+  /** Product-build pins from the request's metadata. */
+  product?: { template?: string; design?: string; deploy?: boolean };
   /** A prompt id allocated already (by an append that fell back to a new job). */
   promptId?: string;
 }
@@ -121,6 +123,7 @@ export async function submitJob(
               graph,
               budgetUsd: deps.jobBudgetUsd,
               heartbeatEveryMs: deps.levelHeartbeatMs,
+              ...(sub.product ? { product: sub.product } : {}),
             },
           ],
           memo: { prompt_preview: sub.prompt.slice(0, 200) },

@@ -25,6 +25,8 @@ export interface JobInput {
   budgetUsd?: number;
   /** While a model call runs longer than this, its level emits a `heartbeat` event this often (ms). */
   heartbeatEveryMs?: number;
+  /** Product-build pins from the job's metadata (`template`, `design`, `deploy`); they win over the scenario's. */
+  product?: { template?: string; design?: string; deploy?: boolean };
 }
 
 export interface JobResult {

@@ -36,6 +36,7 @@ import { createEmitter } from './emit';
 import { classifyIntent, type Intent } from './intents';
 import { appendPromptUpdate, interruptsQuery, resumeUpdate, type AppendedPrompt } from './human-input';
 import { runLevel } from './level';
+import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 
 const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activities>({
@@ -74,6 +75,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   let seenFollowUps = 0;
   /** Set when no level will run any more: from then on a follow-up is refused (the API starts a new job). */
   let closing = false;
+  const product = productBuildFor(input, emit);
+  /** Set when a person declined a product build at a gate: the job ends with `final` saying so, building nothing. */
+  let refusal: string | undefined;
+  let release: { url?: string; note: string } | undefined;
 
   setHandler(jobProgressQuery, () => progress);
   setHandler(interruptsQuery, () =>
@@ -239,25 +244,25 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       for (;;) {
         const feedback =
           deltas.length > 0 ? [{ role: 'L3.verifier (deltas)', output: deltas.map((d) => `- ${d}`).join('\n') }] : [];
-        const executed = await runChild(level, contextOf(feedback));
+        const executed = await runChild(level, contextOf([...product.buildHistory(), ...feedback]));
         verifications += 1;
-        const verified = await runChild(
-          verifier,
-          contextOf([...feedback, { role: executed.role, output: executed.output }]),
-          {
-            verifyAttempt: verifications,
-          },
-        );
+        // A product build runs for real first; a failed build is a failed verification without asking the verifier.
+        const built = await product.verify(scenario);
+        const verified = built.ok
+          ? await runChild(verifier, contextOf([...feedback, { role: executed.role, output: executed.output }]), {
+              verifyAttempt: verifications,
+            })
+          : undefined;
         const gate = {
-          level_id: levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!),
+          level_id: built.ok ? levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!) : built.levelId,
           attempt: verifications,
         };
-        if (verified.verdict !== 'fail') {
+        if (verified && verified.verdict !== 'fail') {
           await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'pass', verdict: verified.verdict ?? 'unknown' });
           results.push(executed, verified);
           break;
         }
-        deltas = verified.deltas;
+        deltas = verified ? verified.deltas : built.ok ? [] : built.deltas;
         if (retries < MAX_SAME_LEVEL_RETRIES) {
           retries += 1;
           await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'retry', to: level.role, deltas });
@@ -292,7 +297,12 @@ export async function runJob(input: JobInput): Promise<JobResult> {
 
     // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.
     const intent = classifyIntent(input.prompt);
-    const next: string | undefined = intent.kind === 'llm' ? (input.scenario ?? DEFAULT_SCENARIO) : undefined;
+    // `#build` asks for a product build unless the job names a scenario other than the default.
+    const firstFile =
+      wantsProductBuild(input.prompt) && (input.scenario ?? DEFAULT_SCENARIO) === DEFAULT_SCENARIO
+        ? PRODUCT_SCENARIO
+        : (input.scenario ?? DEFAULT_SCENARIO);
+    const next: string | undefined = intent.kind === 'llm' ? firstFile : undefined;
     if (intent.kind !== 'llm') {
       results.push(await runChild({ role: JOB_ROLE, prompt: '', deterministic: true }, [], { intent }));
     }
@@ -314,7 +324,30 @@ export async function runJob(input: JobInput): Promise<JobResult> {
           scenario: scenario.name,
           levels: scenario.levels.map((l) => l.role),
         });
+        if (scenario.product && !refusal) {
+          const prepared = await product.before(scenario);
+          if (prepared.refused !== undefined) {
+            refusal = prepared.refused;
+          } else {
+            results.push({
+              role: prepared.context.role,
+              ok: true,
+              output: prepared.context.output,
+              deltas: [],
+              createdFiles: prepared.files,
+              costUsd: 0,
+              reasoningTokens: 0,
+            });
+            for (const file of prepared.files)
+              if (!progress.createdFiles.includes(file)) progress.createdFiles.push(file);
+          }
+        }
+        if (refusal) {
+          await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
+          return;
+        }
         await runScenario(scenario);
+        if (scenario.product) release = await product.after(scenario);
         await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
         previousScenario = scenario.name;
         if (!scenario.chain) return;
@@ -324,7 +357,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     const firstScenario = input.graph ?? next;
     if (firstScenario) await runChain(firstScenario);
     // A follow-up that arrived after the last level started has not been acted on: run the job's scenario again.
-    while (followUps.length > seenFollowUps) {
+    while (!refusal && followUps.length > seenFollowUps) {
       const unseen = followUps.slice(seenFollowUps).map((f) => f.prompt_id);
       await runChain(input.graph ?? input.scenario ?? DEFAULT_SCENARIO, unseen);
     }
@@ -334,7 +367,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     await condition(allHandlersFinished);
     progress.currentLevel = undefined;
 
-    const summary = summarize(results, progress.createdFiles);
+    const summary = refusal ?? [summarize(results, progress.createdFiles), release?.note].filter(Boolean).join(' ');
     const executor = results.findLast((r) => r.role.startsWith('L4.'));
     const usage = {
       effort: strongestRung(results.map((r) => r.effort)),
@@ -346,12 +379,13 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     // Archived before the terminal event, so the run graph is there for a client that has seen `final`.
     await archiveRunGraph({ jobId, outcome: 'completed' });
     await emit(JOB_ROLE, 'final', {
-      agent_message: intent.kind !== 'llm' ? results[0]!.output : (executor?.output ?? summary),
+      agent_message: refusal ?? (intent.kind !== 'llm' ? results[0]!.output : (executor?.output ?? summary)),
       summary,
       created_files: [...progress.createdFiles],
       effort: usage.effort ?? null,
       reasoning_tokens: usage.reasoningTokens,
       cost_usd: usage.costUsd,
+      ...(release?.url ? { deployed_url: release.url } : {}),
     });
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'completed' }]);
     progress.status = 'completed';

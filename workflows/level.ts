@@ -29,6 +29,7 @@ import { answerCommand, keptFile } from './intents';
 import { approvalDecisionSignal } from './human-input';
 import { levelMessages, parseVerdict, preview } from './prompts';
 import { toolsFor } from './tools';
+import { fallbackAfterWalk, fallbackAtRouting } from './provider-fallback';
 
 const { routeLevel, callModel } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -98,6 +99,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     band_dropped: route.bandDropped,
     offline: route.offline,
   });
+  const rerouted = fallbackAtRouting(levelId, route);
+  if (rerouted) await emit(role, 'provider_fallback', rerouted);
   const started = await emit(role, 'level_started', { level_id: levelId, role, attempt });
   const verifying = role.startsWith('L3.');
   if (verifying) await emit(role, 'verifier_started', { level_id: levelId, attempt: input.verifyAttempt ?? 1 });
@@ -122,6 +125,11 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       reasoningTokens += reply.usage.reasoningTokens;
       effort = strongestRung([effort, reply.requestedEffort]);
       answeredBy = { provider: reply.provider, model: reply.model };
+      if (round === 1) {
+        const answered = route.candidates.find((c) => c.provider === reply.provider && c.model === reply.catalogModel);
+        const walked = fallbackAfterWalk(levelId, intended, answered, reply.hops);
+        if (walked) await emit(role, 'provider_fallback', walked);
+      }
       if (input.budgetRemainingUsd !== undefined && costUsd > input.budgetRemainingUsd) {
         throw ApplicationFailure.create({
           type: BUDGET_EXCEEDED,
@@ -178,8 +186,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       duration_ms: 0,
       cost_usd: costUsd,
       output_preview: preview(output),
-      provider: answeredBy.provider,
-      model: answeredBy.model,
+      // The spec: verifiers (like gates and aggregators) report no provider or model on level_finished.
+      ...(verifying ? {} : { provider: answeredBy.provider, model: answeredBy.model }),
       ...(verdict ? { verdict: verdict.verdict } : {}),
       ...(effort ? { effort } : {}),
       reasoning_tokens: reasoningTokens,

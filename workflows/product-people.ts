@@ -34,8 +34,13 @@ export function peopleFor(ids: JobIds, role: string, emit: Emit) {
   setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
   setHandler(humanTaskCompletedSignal, (c) => void completions.set(c.task_id, c));
 
+  /**
+   * Raises the interrupt (the job learns of it and records `paused`), then emits the event that tells people, then
+   * waits: a client that answers as soon as it sees the event always finds the job ready to take the answer.
+   */
   async function wait(
     interrupt: { kind: 'ask_user' | 'approval' | 'human_task'; call_id: string; text: string; approval_id?: string },
+    announce: () => Promise<unknown>,
     done: () => boolean,
   ): Promise<void> {
     if (parentId) {
@@ -46,6 +51,7 @@ export function peopleFor(ids: JobIds, role: string, emit: Emit) {
       });
     }
     await markJobStatus({ jobId: ids.job_id, status: 'paused' });
+    await announce();
     await condition(done);
     await markJobStatus({ jobId: ids.job_id, status: 'running' });
     if (parentId)
@@ -56,8 +62,11 @@ export function peopleFor(ids: JobIds, role: string, emit: Emit) {
     /** Asks one question and returns the answer (already redacted by the API). */
     async ask(question: string): Promise<{ call_id: string; answer: string }> {
       const callId = `ask-${uuid4()}`;
-      await emit(role, 'ask_user', { call_id: callId, question, level_id: stepId });
-      await wait({ kind: 'ask_user', call_id: callId, text: question }, () => answers.has(callId));
+      await wait(
+        { kind: 'ask_user', call_id: callId, text: question },
+        () => emit(role, 'ask_user', { call_id: callId, question, level_id: stepId }),
+        () => answers.has(callId),
+      );
       return { call_id: callId, answer: answers.get(callId)! };
     },
 
@@ -75,10 +84,13 @@ export function peopleFor(ids: JobIds, role: string, emit: Emit) {
         action,
         reason,
       });
-      await emit(role, 'approval_requested', { approval_id: approvalId, call_id: callId, action, reason });
-      await emit(role, 'ui_action', { action: 'open_approval', target: approvalId, label: action });
-      await wait({ kind: 'approval', call_id: callId, text: action, approval_id: approvalId }, () =>
-        decisions.has(approvalId),
+      await wait(
+        { kind: 'approval', call_id: callId, text: action, approval_id: approvalId },
+        async () => {
+          await emit(role, 'approval_requested', { approval_id: approvalId, call_id: callId, action, reason });
+          await emit(role, 'ui_action', { action: 'open_approval', target: approvalId, label: action });
+        },
+        () => decisions.has(approvalId),
       );
       const decision = decisions.get(approvalId)!;
       return { approved: decision.decision === 'approve', comment: decision.comment };
@@ -98,17 +110,22 @@ export function peopleFor(ids: JobIds, role: string, emit: Emit) {
         assignee: task.assignee,
         due_in_hours: task.dueInHours,
       });
-      await emit(role, 'human_task_assigned', {
-        task_id: taskId,
-        title: task.title,
-        detail: task.detail,
-        assignee: stored.assignee,
-        due_at: stored.due_at,
-        state: 'open',
-        level_id: stepId,
-      });
-      await emit(role, 'ui_action', { action: 'open_task', target: taskId, label: task.title });
-      await wait({ kind: 'human_task', call_id: taskId, text: task.title }, () => completions.has(taskId));
+      await wait(
+        { kind: 'human_task', call_id: taskId, text: task.title },
+        async () => {
+          await emit(role, 'human_task_assigned', {
+            task_id: taskId,
+            title: task.title,
+            detail: task.detail,
+            assignee: stored.assignee,
+            due_at: stored.due_at,
+            state: 'open',
+            level_id: stepId,
+          });
+          await emit(role, 'ui_action', { action: 'open_task', target: taskId, label: task.title });
+        },
+        () => completions.has(taskId),
+      );
       return completions.get(taskId)!;
     },
   };

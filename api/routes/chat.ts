@@ -6,6 +6,7 @@ import { redactPrompt } from '../../jobs/redact';
 import { submitJob } from '../../jobs/submit';
 
 export const MAX_PROMPT_CHARS = 32_000;
+const CATALOG_ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
 export const ChatRequestSchema = z.strictObject({
   prompt: z.string().trim().min(1, 'prompt must not be empty').max(MAX_PROMPT_CHARS),
@@ -18,7 +19,15 @@ export const ChatRequestSchema = z.strictObject({
     .string()
     .regex(/^wf-[0-9]+$/, 'a workflow id such as wf-12')
     .optional(),
-  metadata: z.looseObject({ model_tier: z.enum(['free', 'cheap', 'frontier']).optional() }).optional(),
+  metadata: z
+    .looseObject({
+      model_tier: z.enum(['free', 'cheap', 'frontier']).optional(),
+      /** Product-build pins (docs/product-builds.md): a template id, a design id, deploy on or off. */
+      template: z.string().regex(CATALOG_ID, 'a template id such as static-page').optional(),
+      design: z.string().regex(CATALOG_ID, 'a design id such as warm').optional(),
+      deploy: z.boolean().optional(),
+    })
+    .optional(),
   /** The scenario to run first (a file in scenarios/); `build` by default. */
   scenario: z
     .string()
@@ -57,6 +66,7 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             workflowId: body.workflow_id,
             scenario: body.scenario,
             modelTier: body.metadata?.model_tier,
+            product: productPins(body.metadata),
           },
           request.log,
         );
@@ -64,4 +74,14 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
     );
   };
+}
+
+/** The product-build pins of a request's metadata, or undefined when it has none. */
+function productPins(
+  metadata: ChatRequest['metadata'],
+): { template?: string; design?: string; deploy?: boolean } | undefined {
+  if (!metadata) return undefined;
+  const { template, design, deploy } = metadata;
+  if (template === undefined && design === undefined && deploy === undefined) return undefined;
+  return { template, design, deploy };
 }

@@ -187,7 +187,7 @@ export function productActivities(deps: { pool: Pool; workspaceRoot: string; pro
       if (!template.publish) {
         return { ok: false, status: null, message: `template ${template.id} has no static output to deploy` };
       }
-      const token = await createSecretStore({ secretsDir: settings.secretsDir, env: settings.env })(
+      const token = await createSecretStore({ secretsDir: settings.secretsDir, fromEnv: settings.env })(
         VERCEL_TOKEN_SECRET,
       );
       if (!token) {

@@ -108,6 +108,9 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
         last = event.sequence;
         const line = renderEvent(event, style);
         if (line) console.log(line);
+        if (event.kind === 'human_task_assigned') {
+          console.log(`  (when done: POST /v1/human-tasks/${String(event.payload.task_id)}/complete)`);
+        }
         if (event.kind === 'ask_user' || event.kind === 'approval_requested') {
           await answerOnTerminal(baseUrl, token, job.job_id, event.kind, event.payload);
         }

@@ -42,7 +42,10 @@ describe('keel job rendering', () => {
 
   test('skips bookkeeping and gives unknown kinds a generic row', () => {
     expect(renderEvent(event('node_started', {}), plain)).toBeUndefined();
-    expect(renderEvent(event('vercel_deployed', { url: 'x' }), plain)).toBe('L4.executor    · vercel_deployed');
+    expect(renderEvent(event('a_future_kind', { url: 'x' }), plain)).toBe('L4.executor    · a_future_kind');
+    expect(renderEvent(event('vercel_deployed', { url: 'https://x.vercel.app' }), plain)).toBe(
+      'L4.executor    deployed: https://x.vercel.app',
+    );
   });
 
   test('colours only when asked', () => {

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '../events/envelope';
+import { renderProductEvent } from './render-product';
 
 export interface RenderStyle {
   color: boolean;
@@ -76,6 +77,6 @@ export function renderEvent(event: EventEnvelope, style: RenderStyle): string | 
     case 'error':
       return `${paint(style, 'bold', paint(style, 'red', '✖ error'))}  ${str(p.message)}${p.retryable ? ' (retryable)' : ''}`;
     default:
-      return `${role} ${paint(style, 'dim', `· ${event.kind}`)}`;
+      return renderProductEvent(event, role) ?? `${role} ${paint(style, 'dim', `· ${event.kind}`)}`;
   }
 }

@@ -12,7 +12,8 @@ export interface ProductSettings {
   };
   /** The secrets store (`SECRETS_DIR/<id>`, then env `<id>`): the deploy token is secret `VERCEL_TOKEN`. */
   secretsDir?: string;
-  env: NodeJS.ProcessEnv;
+  /** Secrets taken from the environment when the process parsed its config (only `VERCEL_TOKEN`). */
+  env: Readonly<Record<string, string>>;
 }
 
 /** The secret id (a file in SECRETS_DIR, else the env var of that name) holding the Vercel token. */

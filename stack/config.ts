@@ -3,6 +3,8 @@ import { apiEnv } from '../api/config';
 import { chatAppInbound } from '../chat-relay/config';
 import { configError, emptyAsUndefined, parseEnv, parseSlices } from '../config/parse-env';
 import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
+import { productsConfig } from '../products/config';
+import type { ProductSettings } from '../products/settings';
 import { kbSettings, type KbEnv } from '../kb/config';
 import { modelEnv, type ModelsConfig } from '../routing/config';
 import { workerEnv } from '../temporal/worker-config';
@@ -38,6 +40,7 @@ export interface StartConfig {
   connectors: ConnectorsConfig;
   identity: StackIdentityEnv;
   models: ModelsConfig;
+  products: ProductSettings;
 }
 
 /**
@@ -53,13 +56,14 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
       chat: chatAppInbound,
       connectors: connectorsConfig,
       identity: stackIdentityEnv,
+      products: productsConfig,
     },
     env,
   );
   const models = await modelsSlice(values.models, env, problems);
-  const { stack, kb, connectors, identity } = values;
-  if (problems.length > 0 || !stack || !kb || !connectors || !identity || !models) {
+  const { stack, kb, connectors, identity, products } = values;
+  if (problems.length > 0 || !stack || !kb || !connectors || !identity || !models || !products) {
     throw configError('keel start', problems);
   }
-  return { stack, kb, connectors, identity, models };
+  return { stack, kb, connectors, identity, models, products };
 }

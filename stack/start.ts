@@ -48,6 +48,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
         kb,
         chat: chatWebApiFromEnv(stack),
         connectors: config.connectors,
+        products: config.products,
       },
       workflowBundlePath: stack.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: stack.WORKER_SHUTDOWN_GRACE,

@@ -1,6 +1,8 @@
 import { configError, parseSlices, setWhenAlone } from '../config/parse-env';
 import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
 import { kbSettings, type KbEnv } from '../kb/config';
+import { productsConfig } from '../products/config';
+import type { ProductSettings } from '../products/settings';
 import { modelEnv, type ModelsConfig } from '../routing/config';
 import { workerEnv, type WorkerEnv } from '../temporal/worker-config';
 import { modelsSlice } from './models-slice';
@@ -11,6 +13,7 @@ export interface WorkerConfig {
   kb: KbEnv;
   connectors: ConnectorsConfig;
   models: ModelsConfig;
+  products: ProductSettings;
 }
 
 /** Parses every variable the worker uses, once, before anything opens; every bad one of every slice in one message. */
@@ -22,11 +25,14 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> 
       models: modelEnv,
       kb: kbSettings,
       connectors: connectorsConfig,
+      products: productsConfig,
     },
     env,
   );
   const models = await modelsSlice(values.models, env, problems);
-  const { worker, kb, connectors } = values;
-  if (problems.length > 0 || !worker || !kb || !connectors || !models) throw configError('keel worker', problems);
-  return { worker, kb, connectors, models };
+  const { worker, kb, connectors, products } = values;
+  if (problems.length > 0 || !worker || !kb || !connectors || !models || !products) {
+    throw configError('keel worker', problems);
+  }
+  return { worker, kb, connectors, models, products };
 }

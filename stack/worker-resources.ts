@@ -59,6 +59,7 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
         chat: chatWebApiFromEnv(env),
         kb: kb.hub,
         connectors: config.connectors,
+        products: config.products,
       },
     };
   });

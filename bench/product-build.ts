@@ -3,7 +3,8 @@
 // throwaway PostgreSQL schema, Redis, the API and a worker in this process, the sandboxed build, and a local
 // server speaking Vercel's deployments API. Nothing is asserted. The baseline is the default `build` scenario's job
 // in the same run (same stack, same demo model), so the difference is what the product steps cost.
-// Run: npm run build && node dist/bench/product-build.js [--n=3]  (TEST_POSTGRES_DSN, TEST_REDIS_URL as for tests)
+// Run: node test/integration/ts-entry.js bench/product-build.ts [--n=3]  (TEST_POSTGRES_DSN, TEST_REDIS_URL as for
+// tests; it stands on the integration harness, so it runs from sources)
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,12 +14,25 @@ import { DEFAULT_BUILD_LIMITS } from '../products/build-runner';
 import { startFakeVercel } from '../test/fakes/fake-vercel';
 import { startInfrastructure, startKeel } from '../test/integration/harness';
 import { param, percentile } from './measure';
+import { runBench, Teardown } from './run-bench';
 
 async function main(): Promise<void> {
   const n = param('n', 3);
+  const teardown = new Teardown();
+  try {
+    await measure(n, teardown);
+  } finally {
+    await teardown.run();
+  }
+}
+
+async function measure(n: number, teardown: Teardown): Promise<void> {
   const infra = await startInfrastructure();
+  teardown.push('infrastructure', () => infra.close());
   const vercel = await startFakeVercel();
+  teardown.push('fake Vercel', () => vercel.close());
   const secretsDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-bench-secrets-'));
+  teardown.push('secrets', () => fs.rm(secretsDir, { recursive: true, force: true }));
   await fs.writeFile(path.join(secretsDir, 'VERCEL_TOKEN'), vercel.token);
   const keel = await startKeel({
     ...infra,
@@ -29,6 +43,7 @@ async function main(): Promise<void> {
       env: {},
     },
   });
+  teardown.push('keel', () => keel.close());
   await keel.startWorker();
   const run = async (prompt: string): Promise<{ ms: number; events: EventEnvelope[] }> => {
     const started = process.hrtime.bigint();
@@ -42,7 +57,7 @@ async function main(): Promise<void> {
     for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
     return { ms: Number((process.hrtime.bigint() - started) / 1_000_000n), events };
   };
-  try {
+  {
     await run('Write hello.md that greets the reader'); // warm-up: workflow bundle, first connections
     const product: number[] = [];
     const plain: number[] = [];
@@ -64,15 +79,7 @@ async function main(): Promise<void> {
     };
     show('product build (#build, demo model, real build + deploy to the local Vercel server)', product);
     show('default build scenario job (same stack, demo model)', plain);
-  } finally {
-    await keel.close();
-    await vercel.close();
-    await infra.close();
-    await fs.rm(secretsDir, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

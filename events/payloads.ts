@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RUNGS } from '../pure/rungs';
+import { PRODUCT_PAYLOAD_CONTRACTS } from './product-payloads';
 
 /**
  * The payload contract of every kind Keel emits, with the spec's fields where it states them and Keel's own beside them
@@ -53,6 +54,8 @@ export const EVENT_PAYLOADS = {
     effort: rung.nullable().optional(),
     reasoning_tokens: count.optional(),
     cost_usd: usd.optional(),
+    /** A product build that was deployed: where it went live. */
+    deployed_url: z.string().optional(),
   }),
   error: z.looseObject({
     retryable: z.boolean(),
@@ -136,6 +139,9 @@ export const EVENT_PAYLOADS = {
     action: z.string(),
     reason: z.string(),
   }),
+
+  // Product builds (docs/product-builds.md)
+  ...PRODUCT_PAYLOAD_CONTRACTS,
 } as const;
 
 /** A kind Keel emits: one with a payload contract. */

@@ -198,3 +198,23 @@ test('an out-of-scope request the person refuses builds nothing and says why', a
   expect(final.payload.created_files).toEqual([]);
   expect(events.some((e) => e.kind === 'template_scaffolded' || e.agent_role === 'L4.executor')).toBe(false);
 });
+
+test('metadata pins choose the template and design; a TypeScript library builds and tests for real and is not deployed', async () => {
+  const accepted = await submit({
+    prompt: 'Build something small #build',
+    metadata: { template: 'ts-library', design: 'midnight' },
+  });
+  const events = await follow(accepted.job_id);
+  expect(events.at(-1)!.kind).toBe('final');
+  const first = (kind: string) => events.find((e) => e.kind === kind)!;
+  // A pinned template is decided: the clarity gate has nothing to ask.
+  expect(first('clarify_checked').payload).toMatchObject({ clear: true });
+  expect(first('template_selected').payload).toMatchObject({ template_id: 'ts-library', pinned: true });
+  expect(first('design_selected').payload).toMatchObject({ design_id: 'midnight', pinned: true });
+  expect(first('design_applied').payload).toMatchObject({ path: 'src/design-tokens.ts', layout: 'two-column' });
+  expect(first('build_verify_passed').payload).toMatchObject({ step: 'test', exit_code: 0 });
+  const tokens = await fs.readFile(path.join(keel.workspaceRoot, accepted.job_id, 'src', 'design-tokens.ts'), 'utf8');
+  expect(tokens).toContain('#0f172a');
+  expect(events.some((e) => e.kind === 'vercel_deployed')).toBe(false);
+  expect(String(events.at(-1)!.payload.summary)).toContain('nothing to deploy');
+});

@@ -218,3 +218,36 @@ test('metadata pins choose the template and design; a TypeScript library builds 
   expect(events.some((e) => e.kind === 'vercel_deployed')).toBe(false);
   expect(String(events.at(-1)!.payload.summary)).toContain('nothing to deploy');
 });
+
+test('a scenario that asks for confirmations: a person approves the template, swaps the design and approves the deploy', async () => {
+  await fs.writeFile(path.join(secretsDir, 'VERCEL_TOKEN'), vercel.token);
+  const accepted = await submit({ prompt: 'Build a landing page for a bakery', scenario: 'product-confirmed' });
+  const decisions = [{ decision: 'approve' }, { decision: 'reject', comment: 'gallery' }, { decision: 'approve' }];
+  const actions: string[] = [];
+  const events = await follow(accepted.job_id, async (event) => {
+    if (event.kind !== 'approval_requested') return;
+    actions.push(String(event.payload.action));
+    const response = await post(`/v1/approvals/${String(event.payload.approval_id)}/decide`, decisions.shift());
+    expect(response.status).toBe(200);
+  });
+  expect(events.at(-1)!.kind).toBe('final');
+  expect(actions).toEqual(['use template static-page', 'use design warm', 'deploy bakery to Vercel']);
+  const kinds = events.map((e) => e.kind);
+  // Gates switched off in the scenario do not run.
+  expect(kinds).toContain('scope_checked');
+  expect(kinds).not.toContain('clarify_checked');
+  expect(kinds).not.toContain('solutions_resolved');
+  const designs = events.filter((e) => e.kind === 'design_selected').map((e) => e.payload.design_id);
+  expect(designs).toEqual(['warm', 'gallery']);
+  expect(events.find((e) => e.kind === 'design_applied')!.payload).toMatchObject({
+    design_id: 'gallery',
+    layout: 'grid',
+  });
+  expect(events.filter((e) => e.kind === 'ui_action').map((e) => e.payload.action)).toEqual([
+    'open_approval',
+    'open_approval',
+    'open_approval',
+    'open_url',
+  ]);
+  expect(kinds).toContain('vercel_deployed');
+});

@@ -5,6 +5,7 @@ import {
   condition,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -47,6 +48,8 @@ const { runWorkspaceTool, createApproval, markJobStatus, searchKnowledgeBase } =
 
 /** `heartbeat` event interval while a model call runs, unless the job sets its own. */
 const DEFAULT_HEARTBEAT_MS = 15_000;
+/** Temporal patch id of the `provider_fallback` emits (new in histories recorded after it). */
+const PROVIDER_FALLBACK_PATCH = 'provider-fallback-event';
 
 interface ToolOutcome {
   content: string;
@@ -99,7 +102,9 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     band_dropped: route.bandDropped,
     offline: route.offline,
   });
-  const rerouted = fallbackAtRouting(levelId, route);
+  // patched: levels recorded before provider_fallback existed replay without its emit.
+  const reportsFallback = patched(PROVIDER_FALLBACK_PATCH);
+  const rerouted = reportsFallback ? fallbackAtRouting(levelId, route) : undefined;
   if (rerouted) await emit(role, 'provider_fallback', rerouted);
   const started = await emit(role, 'level_started', { level_id: levelId, role, attempt });
   const verifying = role.startsWith('L3.');
@@ -125,7 +130,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       reasoningTokens += reply.usage.reasoningTokens;
       effort = strongestRung([effort, reply.requestedEffort]);
       answeredBy = { provider: reply.provider, model: reply.model };
-      if (round === 1) {
+      if (round === 1 && reportsFallback) {
         const answered = route.candidates.find((c) => c.provider === reply.provider && c.model === reply.catalogModel);
         const walked = fallbackAfterWalk(levelId, intended, answered, reply.hops);
         if (walked) await emit(role, 'provider_fallback', walked);

@@ -266,7 +266,7 @@ export async function verifyProductBuild(
     network: outcome.network,
   };
   if (outcome.ok) {
-    await emit(BUILD_ROLE, 'build_verify_passed', report);
+    await emit(BUILD_ROLE, 'build_verify_passed', { ...report, exit_code: 0 });
     return { ok: true };
   }
   await emit(BUILD_ROLE, 'build_verify_failed', { ...report, killed: outcome.killed });

@@ -4,6 +4,8 @@
  * grammar: `no …` / `never …` / `out of scope: …` forbid, `only …` limits.
  */
 
+export { isYes } from '../pure/yes-answer';
+
 export type ScopeVerdict = 'in_scope' | 'borderline' | 'out_of_scope';
 
 export interface ScopeCheck {
@@ -63,9 +65,4 @@ export function rulesIn(markdown: string): string[] {
     .split('\n')
     .map((line) => /^\s*[-*]\s+(.+)$/.exec(line)?.[1]?.trim())
     .filter((rule): rule is string => !!rule);
-}
-
-/** An answer a person gave to a yes/no question: yes, y, ok, proceed, confirm(ed), go ahead (any case). */
-export function isYes(answer: string): boolean {
-  return /^\s*(?:y|yes|ok|okay|sure|proceed|confirm(?:ed)?|go ahead|approve(?:d)?)\b/i.test(answer);
 }

@@ -7,6 +7,7 @@
  */
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { isYes } from '../pure/yes-answer';
 import type { ScenarioProduct } from '../scenarios/types';
 import type { JobIds } from './definitions';
 import { createEmitter, type Emit } from './emit';
@@ -350,11 +351,6 @@ export async function runProductRelease(input: ReleaseInput): Promise<ReleaseRes
   });
   await emit(RELEASE_ROLE, 'ui_action', { action: 'open_url', target: outcome.url, label: 'Open the deployed site' });
   return done({ url: outcome.url, note: `deployed to ${outcome.url}` });
-}
-
-/** An answer a person gave to a yes/no question (kept in step with products/gates.ts `isYes`). */
-function isYes(answer: string): boolean {
-  return /^\s*(?:y|yes|ok|okay|sure|proceed|confirm(?:ed)?|go ahead|approve(?:d)?)\b/i.test(answer);
 }
 
 async function lifecycleStart(emit: Emit, role: string, levelId: string): Promise<string> {

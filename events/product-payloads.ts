@@ -5,8 +5,9 @@ import { z } from 'zod';
  * of the catalog: consumers ignore fields they do not know.
  */
 const levelId = z.string();
-const alternatives = z.array(z.looseObject({ id: z.string(), score: z.number() }));
-const file = z.looseObject({ path: z.string(), sha256: z.string(), size_bytes: z.number().int().min(0) });
+// Nested objects are plain (not loose): emitters pass typed values, and their extra fields are not part of the event.
+const alternatives = z.array(z.object({ id: z.string(), score: z.number() }));
+const file = z.object({ path: z.string(), sha256: z.string(), size_bytes: z.number().int().min(0) });
 const buildReport = {
   level_id: levelId,
   attempt: z.number().int().min(1),

@@ -3,6 +3,10 @@
  * whole, as opposed to `model_fallback`, one hop of the walk. Pure (workflow code): it reads the routing decision and
  * the model that answered.
  */
+import type { EventPayload } from '../events/payloads';
+
+type ProviderFallback = EventPayload<'provider_fallback'>;
+
 interface RoutedCandidate {
   provider: string;
   model: string;
@@ -16,7 +20,7 @@ interface RoutedCandidate {
 export function fallbackAtRouting(
   levelId: string,
   route: { offline: boolean; band: string[] | null; candidates: RoutedCandidate[] },
-): Record<string, unknown> | undefined {
+): ProviderFallback | undefined {
   const to = route.candidates[0];
   const paidBand = (route.band ?? []).filter((tier) => tier !== 'free');
   if (!route.offline || paidBand.length === 0 || !to) return undefined;
@@ -39,7 +43,7 @@ export function fallbackAfterWalk(
   intended: RoutedCandidate | undefined,
   answered: RoutedCandidate | undefined,
   hops: ReadonlyArray<{ reason: string }>,
-): Record<string, unknown> | undefined {
+): ProviderFallback | undefined {
   if (!intended || !answered || intended.tier === 'free' || answered.tier !== 'free' || hops.length === 0) {
     return undefined;
   }

@@ -83,6 +83,8 @@ export const PRODUCT_PAYLOAD_CONTRACTS = {
     deployment_id: z.string(),
     url: z.string(),
     ready_state: z.string(),
+    /** How many files went live. */
+    files: z.number().int().min(0),
   }),
   vercel_deploy_failed: z.looseObject({
     level_id: levelId,
@@ -106,6 +108,12 @@ export const PRODUCT_PAYLOAD_CONTRACTS = {
   }),
   provider_fallback: z.looseObject({
     level_id: levelId,
+    /** Rerouted at routing: the paid band nothing configured could serve. */
+    from_band: z.array(z.string()).nullable().optional(),
+    /** Rerouted by the walk: the paid model that was intended. */
+    from_provider: z.string().optional(),
+    from_model: z.string().optional(),
+    from_tier: z.string().optional(),
     to_provider: z.string(),
     to_model: z.string(),
     to_tier: z.string(),

@@ -43,7 +43,7 @@ const workflowRestrictions = {
 const LAYERS = {
   edge: ['api', 'auth', 'chat'],
   application: ['jobs'],
-  domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay'],
+  domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay', 'capabilities'],
   infrastructure: ['db', 'queue', 'http', 'config'],
   temporal: ['workflows', 'pure', 'activities', 'temporal'],
   tools: ['stack', 'cli', 'bench'],

@@ -5,6 +5,7 @@ import type { KnowledgeHub } from '../kb/hub';
 import type { QueueStore } from '../queue/queue-store';
 import type { ModelRouter } from '../routing/router';
 import { approvalActivities } from './approvals';
+import { capabilityActivities } from './capabilities';
 import { chatActivities } from './chat';
 import { connectorActivities } from './connectors';
 import { eventActivities } from './events';
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...chatActivities(deps),
     ...knowledgeActivities(deps),
     ...connectorActivities(deps),
+    ...capabilityActivities(deps),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { skillPayloads } from './skill-payloads';
 
 /**
  * Payload contracts of the kinds whose fields the spec fixes (plus the ones Keel emits today).
@@ -65,6 +66,7 @@ export const PAYLOAD_CONTRACTS: Record<string, z.ZodType<Record<string, unknown>
   approval_requested: approvalRequestedPayload,
   final: finalPayload,
   error: errorPayload,
+  ...skillPayloads,
 };
 
 export type FinalPayload = z.infer<typeof finalPayload>;

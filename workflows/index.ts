@@ -3,3 +3,6 @@ export { runJob } from './job';
 export { runLevel } from './level';
 export { deliverChatReply, relayChatTurn } from './chat-relay';
 export { runConnector } from './connector-run';
+export { runCapabilityRoadmap, runAcquisitionUnit } from './capability-roadmap';
+export { runVerticalDiscovery } from './vertical-discovery';
+export { runWorkItem } from './work-item';

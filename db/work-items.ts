@@ -22,8 +22,21 @@ export interface WorkItemRow {
   updated_at: string;
 }
 
-const COLUMNS = `org_id, slug, work_type, title, description, project_slug, initiative_id, state, plan, plan_version,
-  replan_reason, workflow_id, created_by, ${rfc3339('created_at')} AS created_at, ${rfc3339('updated_at')} AS updated_at`;
+/**
+ * A started item's state follows its job: the job's terminal status is read here, so a client that has seen the job's
+ * `final` already reads `done` (the work item's own record of it is written a moment later, after the job returns).
+ */
+const STATE = `CASE WHEN w.state = 'in_progress' AND latest.status = 'completed' THEN 'done'
+                    WHEN w.state = 'in_progress' AND latest.status IN ('failed', 'cancelled') THEN 'failed'
+                    ELSE w.state END`;
+
+const FROM = `work_items w LEFT JOIN LATERAL (
+    SELECT j.status FROM job_runs j WHERE j.workflow_id = w.workflow_id ORDER BY j.created_at DESC, j.job_id DESC LIMIT 1
+  ) latest ON true`;
+
+const COLUMNS = `w.org_id, w.slug, w.work_type, w.title, w.description, w.project_slug, w.initiative_id, ${STATE} AS state,
+  w.plan, w.plan_version, w.replan_reason, w.workflow_id, w.created_by, ${rfc3339('w.created_at')} AS created_at,
+  ${rfc3339('w.updated_at')} AS updated_at`;
 
 /** False when the org already has a work item with this slug. */
 export async function insertWorkItem(
@@ -61,7 +74,7 @@ export async function insertWorkItem(
 }
 
 export async function getWorkItem(db: Db, orgId: string, slug: string): Promise<WorkItemRow | undefined> {
-  const { rows } = await db.query<WorkItemRow>(`SELECT ${COLUMNS} FROM work_items WHERE org_id = $1 AND slug = $2`, [
+  const { rows } = await db.query<WorkItemRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE w.org_id = $1 AND w.slug = $2`, [
     orgId,
     slug,
   ]);
@@ -82,18 +95,18 @@ export async function listWorkItems(
   const values: unknown[] = [];
   const param = (v: unknown) => `$${values.push(v)}`;
   const where: string[] = [];
-  if (options.orgId !== null) where.push(`org_id = ${param(options.orgId)}`);
-  if (options.projectSlug) where.push(`project_slug = ${param(options.projectSlug)}`);
-  if (options.initiativeId) where.push(`initiative_id = ${param(options.initiativeId)}`);
-  if (options.state) where.push(`state = ${param(options.state)}`);
+  if (options.orgId !== null) where.push(`w.org_id = ${param(options.orgId)}`);
+  if (options.projectSlug) where.push(`w.project_slug = ${param(options.projectSlug)}`);
+  if (options.initiativeId) where.push(`w.initiative_id = ${param(options.initiativeId)}`);
+  if (options.state) where.push(`${STATE} = ${param(options.state)}`);
   if (options.after) {
     where.push(
-      `(created_at, slug COLLATE "C", org_id COLLATE "C") < (${param(options.after[0])}::timestamptz, ${param(options.after[1])}, ${param(options.after[2])})`,
+      `(w.created_at, w.slug COLLATE "C", w.org_id COLLATE "C") < (${param(options.after[0])}::timestamptz, ${param(options.after[1])}, ${param(options.after[2])})`,
     );
   }
   const { rows } = await pool.query<WorkItemRow>(
-    `SELECT ${COLUMNS} FROM work_items ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY created_at DESC, slug COLLATE "C" DESC, org_id COLLATE "C" DESC LIMIT ${param(options.limit)}`,
+    `SELECT ${COLUMNS} FROM ${FROM} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY w.created_at DESC, w.slug COLLATE "C" DESC, w.org_id COLLATE "C" DESC LIMIT ${param(options.limit)}`,
     values,
   );
   return rows;

@@ -75,9 +75,10 @@ export async function runVerticalDiscovery(input: VerticalInput): Promise<{ conf
       `sources ${plan.sources.map((s) => s.path).join(', ') || 'none in the knowledge hub'}.`,
       'Answer yes to confirm, no to reject, or confirm with a note.',
     ].join(' ');
+    // Open to an answer before the question is out: a person may answer as soon as they see it.
+    waiting = true;
     await emit(JOB_ROLE, 'ask_user', { call_id: callId, question, level_id: `${jobId}/discovery` });
     await markJobStatus({ jobId, status: 'paused' });
-    waiting = true;
     await condition(() => answer !== undefined);
     await markJobStatus({ jobId, status: 'running' });
     const reading = await answerVerticalPlan({ verticalId: input.verticalId, orgId: input.orgId, answer: answer! });

@@ -198,7 +198,7 @@ export function workRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         schema: {
           params: SlugParams,
           querystring: OrgQuery,
-          body: z.strictObject({ model_tier: z.enum(['free', 'cheap', 'frontier']).optional() }).optional(),
+          body: z.strictObject({ model_tier: z.enum(['free', 'cheap', 'frontier']).optional() }).nullish(),
           response: {
             202: z.object({
               slug: z.string(),

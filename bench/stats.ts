@@ -22,6 +22,7 @@ import { createToken } from '../db/tokens';
 import { createQueueStore } from '../queue/create-queue-store';
 import { startBenchApi } from './api';
 import { param, percentile } from './measure';
+import { runBench, Teardown } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -96,12 +97,12 @@ async function main(): Promise<void> {
   console.log(
     `node ${process.version} | ${os.platform()} ${os.arch()} | ${os.cpus().length} CPUs (${os.cpus()[0]?.model})`,
   );
-  const teardown: Array<[string, () => Promise<unknown>]> = [];
+  const teardown = new Teardown();
   try {
     const schema = `bench_stats_${runId}`;
     const pool = createPool({ dsn: POSTGRES_DSN, max: 4, ssl: false, schema });
-    teardown.push(['pool', () => pool.end()]);
-    teardown.push(['schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)]);
+    teardown.push('pool', () => pool.end());
+    teardown.push('schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     await migrate(pool, schema);
     const { rows: version } = await pool.query<{ server_version: string }>('SHOW server_version');
     const seedStarted = process.hrtime.bigint();
@@ -117,16 +118,16 @@ async function main(): Promise<void> {
     );
 
     const queue = await createQueueStore({ instanceId: `bench-stats-${runId}` });
-    teardown.push(['queue', () => queue.close()]);
+    teardown.push('queue', () => queue.close());
     const connection = Connection.lazy();
-    teardown.push(['temporal connection', () => connection.close()]);
+    teardown.push('temporal connection', () => connection.close());
     const { app, baseUrl } = await startBenchApi({
       pool,
       queue,
       temporal: new Client({ connection }),
       taskQueue: `bench-stats-${runId}`,
     });
-    teardown.push(['api', () => app.close()]);
+    teardown.push('api', () => app.close());
 
     const org = 'org-stats-0';
     const member = (await createToken(pool, { userId: 'bench-user', orgId: org, isAdmin: false })).token;
@@ -209,13 +210,8 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    for (const [name, close] of teardown.reverse()) {
-      await close().catch((err: unknown) => console.error(`teardown ${name}: ${(err as Error).message}`));
-    }
+    await teardown.run();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -182,6 +182,14 @@ async function main(): Promise<void> {
       );
     }
 
+    if (process.argv.includes('--explain')) {
+      for (const scope of scopes) {
+        const { text, values } = statsQuery(scope.filter);
+        const { rows: plan } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
+        console.log(`\nEXPLAIN ANALYZE, ${scope.name}:\n${plan.map((r) => r['QUERY PLAN']).join('\n')}`);
+      }
+    }
+
     const samples = new Map<string, number[]>();
     const time = async (key: string, run: () => Promise<unknown>, record: boolean) => {
       const started = process.hrtime.bigint();

@@ -1,8 +1,11 @@
 /**
- * The aggregate behind GET /v1/stats, over stored rows only: job runs (status, tier, cost, reasoning tokens, strongest
- * effort rung), their workflows' projects, per-model usage (job_model_usage, kept from the event log by a trigger) and
- * approvals. One statement; its filtered job set is a CTE read once by every aggregate. With an org it walks
- * job_runs_org_created_idx; an admin's all-orgs window walks job_runs_created_idx.
+ * The aggregate behind GET /v1/stats, over stored rows only: job runs (status, tier, project, cost, reasoning tokens,
+ * strongest effort rung), per-model usage (job_model_usage, kept from the event log by a trigger) and approvals.
+ *
+ * One statement of three parts, each one pass: the jobs in the window are grouped once with GROUPING SETS (by status,
+ * tier, project, effort, and the total); per-model usage is grouped from its own copy of the job's org, time and
+ * project; approvals join their few jobs by key. With an org the job and usage parts are index-only range scans of
+ * (org_id, created_at) covering indexes; an admin's all-orgs window scans the (created_at) ones.
  */
 import type { Pool } from 'pg';
 
@@ -14,59 +17,64 @@ export interface StatsFilter {
   projectSlug?: string;
 }
 
+/** One grouping of the jobs part: `set` says which column it is grouped by (`total` for all of them). */
+export interface JobGroup {
+  set: 'status' | 'tier' | 'project' | 'effort' | 'total';
+  key: string | null;
+  jobs: number;
+  cost_usd: string;
+  reasoning_tokens: string;
+}
+
+export interface ModelUsageRow {
+  provider: string;
+  model: string;
+  calls: number;
+  cost_usd: string;
+  reasoning_tokens: string;
+  fallbacks: number;
+}
+
 export interface StatsRow {
-  by_status: Record<string, number> | null;
-  by_tier: Array<{ tier: string | null; jobs: number; cost_usd: string; reasoning_tokens: string }> | null;
-  by_project: Array<{ project_slug: string | null; jobs: number; cost_usd: string; reasoning_tokens: string }> | null;
-  by_effort: Record<string, number> | null;
-  by_model: Array<{
-    provider: string;
-    model: string;
-    calls: number;
-    cost_usd: string;
-    reasoning_tokens: string;
-    fallbacks: number;
-  }> | null;
+  groups: JobGroup[] | null;
+  by_model: ModelUsageRow[] | null;
   approvals: Record<string, number> | null;
-  totals: { jobs: number; cost_usd: string; reasoning_tokens: string };
 }
 
 /** The statement as text and values, exported so the bench runs exactly what the API runs. */
 export function statsQuery(filter: StatsFilter): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const param = (v: unknown) => `$${values.push(v)}`;
-  const where: string[] = [];
-  if (filter.orgId !== null) where.push(`j.org_id = ${param(filter.orgId)}`);
-  if (filter.since) where.push(`j.created_at >= ${param(filter.since)}::timestamptz`);
-  if (filter.until) where.push(`j.created_at < ${param(filter.until)}::timestamptz`);
-  if (filter.projectSlug) where.push(`w.project_slug = ${param(filter.projectSlug)}`);
+  const where = (org: string, created: string, project: string): string => {
+    const parts: string[] = [];
+    if (filter.orgId !== null) parts.push(`${org} = ${param(filter.orgId)}`);
+    if (filter.since) parts.push(`${created} >= ${param(filter.since)}::timestamptz`);
+    if (filter.until) parts.push(`${created} < ${param(filter.until)}::timestamptz`);
+    if (filter.projectSlug) parts.push(`${project} = ${param(filter.projectSlug)}`);
+    return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+  };
+  const jobs = where('j.org_id', 'j.created_at', 'j.stats_project');
+  const usage = where('u.org_id', 'u.created_at', 'u.project_slug');
+  const approvalJobs = where('j.org_id', 'j.created_at', 'j.stats_project');
   const text = `
-WITH j AS MATERIALIZED (
-  SELECT j.job_id, j.status, j.model_tier, j.cost_usd, j.reasoning_tokens, j.max_effort, w.project_slug
-    FROM job_runs j JOIN workflows w ON w.workflow_id = j.workflow_id
-   ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-)
 SELECT
-  (SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM j GROUP BY status) s) AS by_status,
-  (SELECT jsonb_agg(t ORDER BY t.tier NULLS LAST) FROM (
-     SELECT model_tier AS tier, count(*)::int AS jobs, sum(cost_usd)::text AS cost_usd,
-            sum(reasoning_tokens)::text AS reasoning_tokens
-       FROM j GROUP BY model_tier) t) AS by_tier,
-  (SELECT jsonb_agg(p ORDER BY p.project_slug NULLS LAST) FROM (
-     SELECT project_slug, count(*)::int AS jobs, sum(cost_usd)::text AS cost_usd,
-            sum(reasoning_tokens)::text AS reasoning_tokens
-       FROM j GROUP BY project_slug) p) AS by_project,
-  (SELECT jsonb_object_agg(COALESCE(max_effort, 'none'), n) FROM (
-     SELECT max_effort, count(*)::int AS n FROM j GROUP BY max_effort) e) AS by_effort,
+  (SELECT jsonb_agg(g) FROM (
+     SELECT CASE GROUPING(j.status, j.model_tier, j.stats_project, j.max_effort)
+              WHEN 7 THEN 'status' WHEN 11 THEN 'tier' WHEN 13 THEN 'project' WHEN 14 THEN 'effort' ELSE 'total' END
+              AS set,
+            COALESCE(j.status, j.model_tier, j.stats_project, j.max_effort) AS key,
+            count(*)::int AS jobs, COALESCE(sum(j.cost_usd), 0)::text AS cost_usd,
+            COALESCE(sum(j.reasoning_tokens), 0)::text AS reasoning_tokens
+       FROM job_runs j ${jobs}
+      GROUP BY GROUPING SETS ((j.status), (j.model_tier), (j.stats_project), (j.max_effort), ())) g) AS groups,
   (SELECT jsonb_agg(m ORDER BY m.provider, m.model) FROM (
      SELECT u.provider, u.model, sum(u.calls)::int AS calls, sum(u.cost_usd)::text AS cost_usd,
             sum(u.reasoning_tokens)::text AS reasoning_tokens, sum(u.fallbacks)::int AS fallbacks
-       FROM job_model_usage u JOIN j ON j.job_id = u.job_id GROUP BY u.provider, u.model) m) AS by_model,
-  (SELECT jsonb_object_agg(status, n) FROM (
-     SELECT a.status, count(*)::int AS n FROM approvals a JOIN j ON j.job_id = a.job_id GROUP BY a.status) a)
-     AS approvals,
-  (SELECT jsonb_build_object('jobs', count(*)::int, 'cost_usd', COALESCE(sum(cost_usd), 0)::text,
-                             'reasoning_tokens', COALESCE(sum(reasoning_tokens), 0)::text) FROM j) AS totals`;
+       FROM job_model_usage u ${usage}
+      GROUP BY u.provider, u.model) m) AS by_model,
+  (SELECT jsonb_object_agg(a.status, a.n) FROM (
+     SELECT a.status, count(*)::int AS n FROM approvals a JOIN job_runs j ON j.job_id = a.job_id ${approvalJobs}
+      GROUP BY a.status) a) AS approvals`;
   return { text, values };
 }
 

@@ -1,4 +1,4 @@
-import { readStats, type StatsFilter } from '../db/stats';
+import { readStats, type JobGroup, type StatsFilter } from '../db/stats';
 import type { TokenOwner } from '../db/tokens';
 import { BadRequestError, NotFoundError } from '../http/errors';
 import type { JobsDeps } from './deps';
@@ -31,8 +31,17 @@ export async function computeStats(deps: Pick<JobsDeps, 'pool'>, principal: Toke
   };
   const row = await readStats(deps.pool, filter);
   const num = (text: string | null | undefined) => Number(text ?? 0);
-  const byEffort = row.by_effort ?? {};
+  const groups = row.groups ?? [];
+  const of = (set: JobGroup['set']) => groups.filter((g) => g.set === set);
+  const total = of('total')[0];
+  const byEffort = Object.fromEntries(of('effort').map((g) => [g.key ?? 'none', g.jobs]));
   const strongest = [...RUNGS].reverse().find((rung) => rung !== 'none' && (byEffort[rung] ?? 0) > 0) ?? null;
+  const usage = (g: JobGroup) => ({
+    jobs: g.jobs,
+    cost_usd: num(g.cost_usd),
+    reasoning_tokens: num(g.reasoning_tokens),
+  });
+  const byKey = (a: JobGroup, b: JobGroup) => (a.key ?? '\uffff').localeCompare(b.key ?? '\uffff');
   const byModel = (row.by_model ?? []).map((m) => ({
     provider: m.provider,
     model: m.model,
@@ -45,21 +54,15 @@ export async function computeStats(deps: Pick<JobsDeps, 'pool'>, principal: Toke
     window: { since: query.since ?? null, until: query.until ?? null },
     org_id: filter.orgId,
     project_slug: query.project_slug ?? null,
-    jobs: { total: row.totals.jobs, by_status: row.by_status ?? {} },
-    cost_usd: num(row.totals.cost_usd),
-    reasoning_tokens: num(row.totals.reasoning_tokens),
-    by_tier: (row.by_tier ?? []).map((t) => ({
-      tier: t.tier,
-      jobs: t.jobs,
-      cost_usd: num(t.cost_usd),
-      reasoning_tokens: num(t.reasoning_tokens),
-    })),
-    by_project: (row.by_project ?? []).map((p) => ({
-      project_slug: p.project_slug,
-      jobs: p.jobs,
-      cost_usd: num(p.cost_usd),
-      reasoning_tokens: num(p.reasoning_tokens),
-    })),
+    jobs: { total: total?.jobs ?? 0, by_status: Object.fromEntries(of('status').map((g) => [g.key!, g.jobs])) },
+    cost_usd: num(total?.cost_usd),
+    reasoning_tokens: num(total?.reasoning_tokens),
+    by_tier: of('tier')
+      .sort(byKey)
+      .map((g) => ({ tier: g.key, ...usage(g) })),
+    by_project: of('project')
+      .sort(byKey)
+      .map((g) => ({ project_slug: g.key, ...usage(g) })),
     by_model: byModel,
     effort: { strongest, jobs_by_rung: byEffort },
     fallbacks: byModel.reduce((sum, m) => sum + m.fallbacks, 0),

@@ -141,37 +141,66 @@ CREATE TABLE workflow_notes (
 );
 CREATE INDEX workflow_notes_workflow_idx ON workflow_notes (workflow_id, note_id);
 
--- GET /v1/stats reads job_runs by org and creation time.
-CREATE INDEX job_runs_org_created_idx ON job_runs (org_id, created_at);
-CREATE INDEX job_runs_created_idx ON job_runs (created_at);
+-- GET /v1/stats aggregates job runs by org and creation time. A job's project lives on its workflow; a copy on the job
+-- row (set when the row is written; a workflow's project never changes) lets the aggregate read job_runs alone, and
+-- the covering indexes let it read only the index for an org's window (admins: every org's).
+ALTER TABLE job_runs ADD COLUMN stats_project text;
+UPDATE job_runs j SET stats_project = w.project_slug FROM workflows w WHERE w.workflow_id = j.workflow_id;
+
+CREATE FUNCTION keel_job_runs_stats_project() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT project_slug INTO NEW.stats_project FROM workflows WHERE workflow_id = NEW.workflow_id;
+  RETURN NEW;
+END $$;
+
+CREATE TRIGGER job_runs_stats_project BEFORE INSERT ON job_runs
+  FOR EACH ROW EXECUTE FUNCTION keel_job_runs_stats_project();
+
+CREATE INDEX job_runs_stats_org_idx ON job_runs (org_id, created_at)
+  INCLUDE (status, model_tier, cost_usd, reasoning_tokens, max_effort, stats_project);
+CREATE INDEX job_runs_stats_all_idx ON job_runs (created_at)
+  INCLUDE (org_id, status, model_tier, cost_usd, reasoning_tokens, max_effort, stats_project);
 
 -- Per job and answering model: what its levels cost and how many fallback hops they took. Kept by a trigger on the
--- event log, so every writer of level_finished / model_fallback events feeds it without knowing about stats.
+-- event log, so every writer of level_finished / model_fallback events feeds it without knowing about stats. The
+-- job's org, creation time and project are copied in, so GET /v1/stats filters this table by its own index.
 CREATE TABLE job_model_usage (
   job_id            text NOT NULL REFERENCES job_runs (job_id),
   provider          text NOT NULL,
   model             text NOT NULL,
+  org_id            text,
+  created_at        timestamptz NOT NULL,
+  project_slug      text,
   calls             integer NOT NULL DEFAULT 0,
   cost_usd          numeric(14, 6) NOT NULL DEFAULT 0,
   reasoning_tokens  bigint NOT NULL DEFAULT 0,
   fallbacks         integer NOT NULL DEFAULT 0,
   PRIMARY KEY (job_id, provider, model)
 );
+CREATE INDEX job_model_usage_org_idx ON job_model_usage (org_id, created_at)
+  INCLUDE (project_slug, provider, model, calls, cost_usd, reasoning_tokens, fallbacks);
+CREATE INDEX job_model_usage_all_idx ON job_model_usage (created_at)
+  INCLUDE (project_slug, provider, model, calls, cost_usd, reasoning_tokens, fallbacks);
 
 CREATE FUNCTION keel_job_model_usage() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  job record;
 BEGIN
+  SELECT org_id, created_at, stats_project INTO job FROM job_runs WHERE job_id = NEW.job_id;
   IF NEW.kind = 'level_finished' AND NEW.envelope #>> '{payload,model}' IS NOT NULL THEN
-    INSERT INTO job_model_usage AS u (job_id, provider, model, calls, cost_usd, reasoning_tokens)
-    VALUES (NEW.job_id, COALESCE(NEW.envelope #>> '{payload,provider}', ''), NEW.envelope #>> '{payload,model}', 1,
+    INSERT INTO job_model_usage AS u (job_id, provider, model, org_id, created_at, project_slug, calls, cost_usd,
+                                      reasoning_tokens)
+    VALUES (NEW.job_id, COALESCE(NEW.envelope #>> '{payload,provider}', ''), NEW.envelope #>> '{payload,model}',
+            job.org_id, job.created_at, job.stats_project, 1,
             COALESCE((NEW.envelope #>> '{payload,cost_usd}')::numeric, 0),
             COALESCE((NEW.envelope #>> '{payload,reasoning_tokens}')::bigint, 0))
     ON CONFLICT (job_id, provider, model) DO UPDATE
       SET calls = u.calls + 1, cost_usd = u.cost_usd + EXCLUDED.cost_usd,
           reasoning_tokens = u.reasoning_tokens + EXCLUDED.reasoning_tokens;
   ELSIF NEW.kind = 'model_fallback' THEN
-    INSERT INTO job_model_usage AS u (job_id, provider, model, fallbacks)
+    INSERT INTO job_model_usage AS u (job_id, provider, model, org_id, created_at, project_slug, fallbacks)
     VALUES (NEW.job_id, COALESCE(NEW.envelope #>> '{payload,to_provider}', ''),
-            COALESCE(NEW.envelope #>> '{payload,to_model}', ''), 1)
+            COALESCE(NEW.envelope #>> '{payload,to_model}', ''), job.org_id, job.created_at, job.stats_project, 1)
     ON CONFLICT (job_id, provider, model) DO UPDATE SET fallbacks = u.fallbacks + 1;
   END IF;
   RETURN NEW;
@@ -181,10 +210,12 @@ CREATE TRIGGER job_events_model_usage AFTER INSERT ON job_events
   FOR EACH ROW WHEN (NEW.kind IN ('level_finished', 'model_fallback')) EXECUTE FUNCTION keel_job_model_usage();
 
 -- Jobs that ran before this migration.
-INSERT INTO job_model_usage (job_id, provider, model, calls, cost_usd, reasoning_tokens)
-SELECT job_id, COALESCE(envelope #>> '{payload,provider}', ''), envelope #>> '{payload,model}', count(*),
-       COALESCE(sum((envelope #>> '{payload,cost_usd}')::numeric), 0),
-       COALESCE(sum((envelope #>> '{payload,reasoning_tokens}')::bigint), 0)
-  FROM job_events
- WHERE kind = 'level_finished' AND envelope #>> '{payload,model}' IS NOT NULL
+INSERT INTO job_model_usage (job_id, provider, model, org_id, created_at, project_slug, calls, cost_usd,
+                             reasoning_tokens)
+SELECT e.job_id, COALESCE(e.envelope #>> '{payload,provider}', ''), e.envelope #>> '{payload,model}',
+       min(j.org_id), min(j.created_at), min(j.stats_project), count(*),
+       COALESCE(sum((e.envelope #>> '{payload,cost_usd}')::numeric), 0),
+       COALESCE(sum((e.envelope #>> '{payload,reasoning_tokens}')::bigint), 0)
+  FROM job_events e JOIN job_runs j ON j.job_id = e.job_id
+ WHERE e.kind = 'level_finished' AND e.envelope #>> '{payload,model}' IS NOT NULL
  GROUP BY 1, 2, 3;

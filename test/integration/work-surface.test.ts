@@ -374,6 +374,7 @@ test('the retired localinf paths answer 410 naming their replacement', async () 
 });
 
 test('bad input to work, initiative, intent and stats routes is a 4xx and stores nothing', async () => {
+  await call('/v1/work-items', { method: 'POST', json: { slug: 'taken', type: 'docs', title: 'Taken' } });
   const tables = ['work_items', 'initiatives', 'initiative_workflows', 'workflow_notes', 'job_runs'];
   const before = await Promise.all(tables.map(count));
   const bad: Array<[string, string, unknown, number, string]> = [
@@ -382,11 +383,11 @@ test('bad input to work, initiative, intent and stats routes is a 4xx and stores
     ['GET', '/v1/work-items?state=sleeping', undefined, 400, 'invalid_request'],
     ['POST', '/v1/work-items', { slug: 'x', type: 'feature' }, 400, 'invalid_request'],
     ['POST', '/v1/work-items', { slug: 'x', type: 'feature', title: 't', project_slug: 'nope-none' }, 404, 'not_found'],
-    ['POST', '/v1/work-items', { slug: 'landing', type: 'feature', title: 'dup' }, 409, 'slug_taken'],
+    ['POST', '/v1/work-items', { slug: 'taken', type: 'feature', title: 'dup' }, 409, 'slug_taken'],
     ['GET', '/v1/work-items/none/plan', undefined, 404, 'not_found'],
-    ['POST', '/v1/work-items/landing/replan', {}, 400, 'invalid_request'],
-    ['POST', '/v1/work-items/landing/replan', { reason: 'x', version: 'one' }, 400, 'invalid_request'],
-    ['POST', '/v1/work-items/landing/start', { model_tier: 'platinum' }, 400, 'invalid_request'],
+    ['POST', '/v1/work-items/taken/replan', {}, 400, 'invalid_request'],
+    ['POST', '/v1/work-items/taken/replan', { reason: 'x', version: 'one' }, 400, 'invalid_request'],
+    ['POST', '/v1/work-items/taken/start', { model_tier: 'platinum' }, 400, 'invalid_request'],
     ['POST', '/v1/initiatives', { goal: 'no title' }, 400, 'invalid_request'],
     ['POST', '/v1/initiatives', { title: 't', workflow_ids: ['not-a-wf'] }, 400, 'invalid_request'],
     ['POST', '/v1/initiatives', { title: 't', workflow_ids: ['wf-999999999'] }, 404, 'not_found'],

@@ -137,6 +137,22 @@ test('a planned capability is acquired by its roadmap job, recorded in registry 
   });
   expect(kinds(build, 'acquisition_unit_')).toHaveLength(0);
   expect((await call('/v1/work-items/sdk')).body.state).toBe('done');
+
+  // A person turns it off: the registry and the ledger say so, and it cannot be turned off twice.
+  const off = await call('/v1/capabilities/typescript-library/deactivate', {
+    method: 'POST',
+    json: { reason: 'the SDK template changed' },
+  });
+  expect(off.body).toMatchObject({ name: 'typescript-library', status: 'available' });
+  const after = (await call('/v1/capabilities/ledger?capability=typescript-library')).body.entries as Array<{
+    action: string;
+    actor: string;
+    reason: string;
+  }>;
+  expect(after[0]).toMatchObject({ action: 'deactivated', actor: 'user:dev', reason: 'the SDK template changed' });
+  expect(after.map((e) => e.action)).toEqual(['deactivated', 'activated']);
+  const again = await call('/v1/capabilities/typescript-library/deactivate', { method: 'POST', json: { reason: 'x' } });
+  expect(again.body).toEqual({ error: { code: 'capability_not_active', message: expect.any(String) as string } });
 }, 240_000);
 
 test('a unit failing its first attempt and 3 retries blocks the roadmap with the reason and what to do', async () => {

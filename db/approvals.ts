@@ -74,6 +74,8 @@ export interface ApprovalFilter {
   limit: number;
   /** Only approvals of this org's jobs; null for every org (admins). Required so no caller forgets the scope. */
   orgId: string | null;
+  /** Only approvals of jobs this user created (a member through the console); null or absent for all. */
+  createdBy?: string | null;
 }
 
 /** Approvals matching every given filter, newest first. */
@@ -88,6 +90,7 @@ export async function listApprovals(pool: Pool | PoolClient, filter: ApprovalFil
   if (filter.job_id !== undefined) where((p) => `a.job_id = ${p}`, filter.job_id);
   if (filter.workflow_id !== undefined) where((p) => `a.workflow_id = ${p}`, filter.workflow_id);
   if (filter.orgId !== null) where((p) => `j.org_id = ${p}`, filter.orgId);
+  if (filter.createdBy) where((p) => `j.created_by = ${p}`, filter.createdBy);
   values.push(filter.limit);
   const { rows } = await pool.query<ApprovalRow>(
     `${SELECT_APPROVAL}

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
 import { workflowState, type WorkflowListRow } from '../../db/workflow-list';
 import { NotFoundError } from '../../http/errors';
-import { principalOf } from '../plugins/principal';
+import { creatorScope, principalOf } from '../plugins/principal';
 import { canSee, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
 import { ErrorSchema } from './chat';
@@ -73,8 +73,10 @@ export function workflowReadRoutes(directory: WorkflowDirectory): FastifyPluginA
       { schema: { querystring: ListQuery, response: { 200: WorkflowListSchema, 400: ErrorSchema } } },
       async (request) => {
         const query = request.query;
+        const principal = principalOf(request);
         const page = await directory.list({
-          orgId: orgScope(principalOf(request)),
+          orgId: orgScope(principal),
+          createdBy: creatorScope(principal),
           projectSlug: query.project_slug,
           includeHidden: query.include_hidden === 'true',
           limit: query.limit ?? DEFAULT_LIMIT,

@@ -2,6 +2,7 @@
 const tseslint = require('typescript-eslint');
 const importX = require('eslint-plugin-import-x');
 const prettier = require('eslint-config-prettier');
+const reactHooks = require('eslint-plugin-react-hooks');
 
 /** Workflow code is replayed by Temporal, so it may not reach I/O, clocks or our side-effecting modules. */
 const workflowRestrictions = {
@@ -107,6 +108,11 @@ module.exports = tseslint.config(
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-restricted-imports': ['error', workflowRestrictions],
     },
+  },
+  {
+    // The console's browser code (its own tsconfig: DOM, JSX, bundler resolution) keeps React's rules of hooks.
+    files: ['console/web/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     files: ['**/*.test.ts', 'test/**/*.ts'],

@@ -7,7 +7,7 @@ import { ConsoleRefusal } from './preflight';
 import { consoleRoutes } from './routes/console';
 import { identityProxyRoutes } from './routes/identity-proxy';
 import { ingestProxyRoutes } from './routes/ingest-proxy';
-import { registerWebApp } from './routes/pages';
+import { registerPages, registerStatic } from './routes/pages';
 import { Upstream, UpstreamUnreachableError } from './upstream';
 
 /** Bodies the console passes on: prompts (32,000 characters) and admin changes fit well inside. */
@@ -37,29 +37,30 @@ export async function buildConsoleApp(
     { trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS, ...options },
     unrouted,
   );
-  app.setErrorHandler(consoleErrorHandler);
   app.addHook('onClose', async () => {
     await Promise.all([identity.close(), ingest.close()]);
   });
 
-  await app.register(consoleRoutes(config, identity));
-  await app.register(async (proxies) => {
-    // Bodies pass through as bytes: the upstream parses and refuses them in its own words.
-    proxies.removeAllContentTypeParsers();
-    proxies.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PROXY_BODY_LIMIT_BYTES }, (_req, body, done) =>
-      done(null, body),
-    );
-    await proxies.register(identityProxyRoutes(identity));
-    await proxies.register(ingestProxyRoutes(identity, ingest, config.CONSOLE_API_TOKEN));
-  });
-  pages.notFound = (
-    await registerWebApp(app, {
+  await registerStatic(app, config.CONSOLE_WEB_DIR);
+  await app.register(async (scope) => {
+    scope.setErrorHandler(consoleErrorHandler);
+    await scope.register(consoleRoutes(config, identity));
+    await scope.register(async (proxies) => {
+      // Bodies pass through as bytes: the upstream parses and refuses them in its own words.
+      proxies.removeAllContentTypeParsers();
+      proxies.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PROXY_BODY_LIMIT_BYTES }, (_req, body, done) =>
+        done(null, body),
+      );
+      await proxies.register(identityProxyRoutes(identity));
+      await proxies.register(ingestProxyRoutes(identity, ingest, config.CONSOLE_API_TOKEN));
+    });
+    pages.notFound = registerPages(scope, {
       webDir: config.CONSOLE_WEB_DIR,
       identity,
       sessionCookie: config.SESSION_COOKIE_NAME,
       cookieDomain: config.AUTHLIB_COOKIE_DOMAIN,
-    })
-  ).notFound;
+    }).notFound;
+  });
   return app;
 }
 

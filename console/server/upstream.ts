@@ -41,7 +41,7 @@ export function networkErrorCode(err: unknown): string | undefined {
     if (!value || typeof value !== 'object' || seen.has(value)) return undefined;
     seen.add(value);
     const code = (value as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+    if (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
     const errors = (value as { errors?: unknown }).errors;
     for (const inner of Array.isArray(errors) ? (errors as unknown[]) : []) {
       const found = visit(inner);

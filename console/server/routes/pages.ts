@@ -58,27 +58,34 @@ export function hostUnderDomain(host: string | undefined, domain: string | undef
 }
 
 /**
- * The single-page app: its built files (hashed assets cached for a year, everything else revalidated), and
+ * The built files of the single-page app, at the root scope (its `sendFile` serves the not-found page too): hashed
+ * assets cached for a year, everything else revalidated.
+ */
+export async function registerStatic(app: FastifyInstance, webDir: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: webDir,
+    index: false,
+    // The cache policy is set below, per file, instead of the plugin's one max-age for everything.
+    cacheControl: false,
+    // A request for a missing file falls through to the console's not-found handler.
+    wildcard: true,
+    setHeaders: (res, filePath) => {
+      const immutable = filePath.startsWith(path.join(webDir, 'assets') + path.sep);
+      res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}
+
+/**
  * index.html for every page route. Gated pages need the session cookie (else 302 to sign-in); with it, one preflight
  * confirms the session is live and the identity service reachable, so a stale cookie goes to sign-in and an
  * unreachable service shows its network error code instead of a page that cannot work.
  */
-export async function registerWebApp(
+export function registerPages(
   app: FastifyInstance,
   options: PageOptions,
-): Promise<{ notFound: (reply: FastifyReply) => FastifyReply }> {
+): { notFound: (reply: FastifyReply) => FastifyReply } {
   const indexFile = path.join(options.webDir, 'index.html');
-  await app.register(fastifyStatic, {
-    root: options.webDir,
-    index: false,
-    // A request for a missing file falls through to the console's not-found handler.
-    wildcard: true,
-    setHeaders: (res, filePath) => {
-      const immutable = filePath.startsWith(path.join(options.webDir, 'assets') + path.sep);
-      res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
-
   const sendIndex = (reply: FastifyReply, status = 200) => {
     if (!fs.existsSync(indexFile)) {
       return reply

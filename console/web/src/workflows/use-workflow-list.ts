@@ -14,6 +14,9 @@ export interface WorkflowList {
   loaded: boolean;
   loadingMore: boolean;
   error: unknown;
+  /** How many times the first page was read (the first load included), and the wait before the next read. */
+  refreshes: number;
+  nextRefreshMs: number;
   loadMore: () => void;
   /** A local change (hide/unhide) shown at once; the next refetch confirms it. */
   patch: (workflowId: string, change: Partial<Workflow>) => void;
@@ -39,6 +42,8 @@ export function useWorkflowList(filter: ListFilter): WorkflowList {
   const [loaded, setLoaded] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [refreshes, setRefreshes] = useState(0);
+  const [nextRefreshMs, setNextRefreshMs] = useState(IDLE_REFETCH_MS);
   const rowsRef = useRef(rows);
   useEffect(() => {
     rowsRef.current = rows;
@@ -71,7 +76,10 @@ export function useWorkflowList(filter: ListFilter): WorkflowList {
         setError(err);
       }
       if (controller.signal.aborted) return;
-      timer = setTimeout(() => void fetchFirst(), anyActive(rowsRef.current) ? ACTIVE_REFETCH_MS : IDLE_REFETCH_MS);
+      const wait = anyActive(rowsRef.current) ? ACTIVE_REFETCH_MS : IDLE_REFETCH_MS;
+      timer = setTimeout(() => void fetchFirst(), wait);
+      setNextRefreshMs(wait);
+      setRefreshes((n) => n + 1);
     };
     // More rows than one page loaded means the list has more pages than the first, whatever the first says now.
     const hasMoreLoaded = () => rowsRef.current.length > PAGE_SIZE;
@@ -108,5 +116,5 @@ export function useWorkflowList(filter: ListFilter): WorkflowList {
     setRows((current) => current.map((row) => (row.workflow_id === workflowId ? { ...row, ...change } : row)));
   }, []);
 
-  return { rows, nextCursor, loaded, loadingMore, error, loadMore, patch };
+  return { rows, nextCursor, loaded, loadingMore, error, refreshes, nextRefreshMs, loadMore, patch };
 }

@@ -6,7 +6,7 @@ import { LoadProblem, Loading, ErrorNote } from '../problem';
 import { Hidden, ProjectList, type Workflow } from '../schemas';
 import { Time } from '../time-tag';
 import { useResource } from '../use-resource';
-import { SENTINEL_MARGIN_PX } from './list-state';
+import { ACTIVE_REFETCH_MS, SENTINEL_MARGIN_PX } from './list-state';
 import { StatusBadge } from './status-badge';
 import { useWorkflowList } from './use-workflow-list';
 
@@ -79,6 +79,13 @@ function WorkflowRows({ project, includeHidden }: { project: string; includeHidd
 
   return (
     <>
+      {list.loaded ? (
+        <p className="hint refresh" data-refreshes={list.refreshes} data-next-refresh-ms={list.nextRefreshMs}>
+          {list.nextRefreshMs === ACTIVE_REFETCH_MS
+            ? `Live: refreshing every ${list.nextRefreshMs / 1000} s while runs are active.`
+            : `Refreshing every ${list.nextRefreshMs / 1000} s.`}
+        </p>
+      ) : null}
       <ErrorNote error={actionError} />
       {list.error && !list.loaded ? <LoadProblem error={list.error} /> : null}
       {!list.loaded && !list.error ? <Loading what="workflows" /> : null}

@@ -1,0 +1,206 @@
+import net from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildAuthApp } from '../../auth/app';
+import { authEnv } from '../../auth/config';
+import { createCredentialUser } from '../../auth/credential-users';
+import { migrateIdentity } from '../../auth/migrate';
+import { identityTables, ingestTables, type IdentityTables } from '../../auth/tables';
+import type { Role, User } from '../../auth/users';
+import { buildConsoleApp } from '../../console/server/app';
+import { consoleEnv } from '../../console/server/config';
+import { createToken } from '../../db/tokens';
+import { uniqueSuffix } from '../integration/env';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
+import { launchChromium } from './chromium';
+import { buildWebApp } from './web-build';
+
+export const PASSWORD = 'correct horse battery staple';
+export const DEFAULT_BUDGET_CENTS = 2_500;
+/** The org the console's acting token belongs to: every workflow the console starts is in it. */
+export const CONSOLE_ORG = 'org-console';
+
+export interface OpenedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught page errors seen so far (a product page must have none). */
+  problems: string[];
+}
+
+/**
+ * The console as a person meets it, on loopback: the Temporal dev server, PostgreSQL and Redis, the identity service,
+ * the ingest API (budget gate on) with a worker on the offline demo model, the console serving a fresh build of
+ * console/web, and Debian's Chromium driving it.
+ */
+export interface BrowserStack {
+  infra: Infrastructure;
+  keel: KeelUnderTest;
+  identity: FastifyInstance;
+  tables: IdentityTables;
+  consoleUrl: string;
+  browser: Browser;
+  createUser(input: { email: string; role?: Role; approved?: boolean; budgetCents?: number }): Promise<User>;
+  /** A fresh browser context (no cookies) on `path`. */
+  open(path: string): Promise<OpenedPage>;
+  /** A fresh context signed in as `email` through the sign-in form, then on `path`. */
+  openAs(email: string, path: string): Promise<OpenedPage>;
+  close(): Promise<void>;
+}
+
+export async function startBrowserStack(): Promise<BrowserStack> {
+  const web = await buildWebApp();
+  const infra = await startInfrastructure();
+  const { pool, schema } = infra.db;
+  const identitySchema = `id_${uniqueSuffix()}`;
+  const tables = identityTables(identitySchema);
+  const closers: Array<() => Promise<unknown>> = [
+    () => web.remove(),
+    () => infra.close(),
+    () => pool.query(`DROP SCHEMA IF EXISTS "${identitySchema}" CASCADE`),
+  ];
+  const close = async () => {
+    for (const fn of closers.reverse()) await fn().catch((err: unknown) => console.error(err));
+  };
+  try {
+    await migrateIdentity(pool, identitySchema);
+    const keel = await startKeel({
+      ...infra,
+      streamPollMs: 250,
+      budget: {
+        pool,
+        lookup: { identity: tables, ledger: ingestTables(schema), defaultBudgetCents: DEFAULT_BUDGET_CENTS },
+      },
+    });
+    closers.push(() => keel.close());
+    await keel.startWorker();
+
+    // The identity service must trust the console's origin before the console exists, so its port comes first.
+    const consolePort = await freePort();
+    const consoleUrl = `http://127.0.0.1:${consolePort}`;
+
+    const identity = await buildAuthApp(
+      {
+        pool,
+        env: authEnv.parse({
+          DATABASE_URL: infra.db.dsn,
+          DATABASE_SCHEMA: identitySchema,
+          INGEST_SCHEMA: schema,
+          AUTHLIB_SECRET: 'a browser test secret of at least thirty-two characters',
+          AUTHLIB_URL: 'http://127.0.0.1:9',
+          AUTHLIB_COOKIE_DOMAIN: 'localhost',
+          TRUSTED_ORIGINS: consoleUrl,
+          IDP_CLIENT_ID: 'unused',
+          IDP_CLIENT_SECRET: 'unused',
+          IDP_ISSUER_URL: 'http://127.0.0.1:9/unused',
+          ADMIN_EMAILS: '',
+          DEFAULT_BUDGET_USD: String(DEFAULT_BUDGET_CENTS / 100),
+          KEEL_INSTANCE_ID: `test-${uniqueSuffix()}`,
+          // Behind the console, the client address is the console's X-Forwarded-For (see `open`).
+          TRUST_PROXY_HOPS: '1',
+        }),
+      },
+      { logger: false },
+    );
+    closers.push(() => identity.close());
+    const identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
+
+    const { token } = await createToken(pool, {
+      userId: 'console',
+      orgId: CONSOLE_ORG,
+      isAdmin: true,
+      actsForUsers: true,
+      label: 'console',
+    });
+    const app = await buildConsole(web.dir, identityUrl, keel.baseUrl, token);
+    await app.listen({ host: '127.0.0.1', port: consolePort });
+    closers.push(() => app.close());
+
+    const browser = await launchChromium();
+    closers.push(() => browser.close());
+
+    let clients = 0;
+    const open = async (path: string): Promise<OpenedPage> => {
+      // Every context is another person at another address, as a load balancer in front of the console would say:
+      // the identity service's sign-in limit (10 per IP) then counts each test's attempts on their own.
+      clients += 1;
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        extraHTTPHeaders: { 'x-forwarded-for': `10.1.${Math.floor(clients / 250)}.${clients % 250}` },
+      });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+      });
+      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+      await page.goto(consoleUrl + path);
+      return { page, context, problems };
+    };
+
+    return {
+      infra,
+      keel,
+      identity,
+      tables,
+      consoleUrl,
+      browser,
+      async createUser(input) {
+        const user = await createCredentialUser(pool, tables, {
+          email: input.email,
+          password: PASSWORD,
+          role: input.role ?? 'user',
+          approved: input.approved ?? true,
+          defaultBudgetCents: DEFAULT_BUDGET_CENTS,
+        });
+        if (input.budgetCents !== undefined) {
+          await pool.query(`UPDATE ${tables.users} SET budget_cents = $1 WHERE id = $2`, [input.budgetCents, user.id]);
+        }
+        return user;
+      },
+      open,
+      async openAs(email, path) {
+        const opened = await open(`/login?next=${encodeURIComponent(path)}`);
+        await signInWithForm(opened.page, email);
+        await opened.page.waitForURL((url) => url.pathname === path.split('?')[0]);
+        return opened;
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** A loopback port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function buildConsole(webDir: string, identityUrl: string, ingestUrl: string, token: string) {
+  return buildConsoleApp(
+    consoleEnv.parse({
+      IDENTITY_URL: identityUrl,
+      INGEST_API_URL: ingestUrl,
+      CONSOLE_API_TOKEN: token,
+      CONSOLE_WEB_DIR: webDir,
+      TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
+      UPSTREAM_CONNECT_TIMEOUT_MS: '1000',
+      TRUST_PROXY_HOPS: '1',
+    }),
+    { logger: false },
+  );
+}
+
+export async function signInWithForm(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}

@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildAuthApp } from '../../auth/app';
@@ -10,6 +13,9 @@ import type { Role, User } from '../../auth/users';
 import { buildConsoleApp } from '../../console/server/app';
 import { consoleEnv } from '../../console/server/config';
 import { createToken } from '../../db/tokens';
+import { kbEnv } from '../../kb/config';
+import { openKnowledgeHub, type KnowledgeHub } from '../../kb/hub';
+import { indexPaths } from '../../kb/indexer';
 import { uniqueSuffix } from '../integration/env';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
 import { launchChromium } from './chromium';
@@ -23,8 +29,13 @@ export const CONSOLE_ORG = 'org-console';
 export interface OpenedPage {
   page: Page;
   context: BrowserContext;
-  /** Console errors and uncaught page errors seen so far (a product page must have none). */
+  /** Errors the page's code logged and uncaught page errors seen so far (a product page must have none). */
   problems: string[];
+  /**
+   * Chromium's own "Failed to load resource" lines: every 4xx/5xx answer is logged so, including the ones a page
+   * expects and explains (a 402 on submission, a refused self-disable), so tests assert on them separately.
+   */
+  failedLoads: string[];
 }
 
 /**
@@ -37,6 +48,8 @@ export interface BrowserStack {
   keel: KeelUnderTest;
   identity: FastifyInstance;
   tables: IdentityTables;
+  /** Why the knowledge hub cannot serve here (the test PostgreSQL lacks pgvector), or undefined. */
+  hubUnavailable: string | undefined;
   consoleUrl: string;
   browser: Browser;
   createUser(input: { email: string; role?: Role; approved?: boolean; budgetCents?: number }): Promise<User>;
@@ -73,6 +86,16 @@ export async function startBrowserStack(): Promise<BrowserStack> {
     });
     closers.push(() => keel.close());
     await keel.startWorker();
+
+    // A knowledge hub over the same database, with a few documents for the knowledge page. The API reads its hub
+    // from its dependencies on each request, so handing it one now is what KB_HUB_DIR does at start.
+    const hubDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-console-hub-'));
+    closers.push(() => fs.rm(hubDir, { recursive: true, force: true }));
+    const hub = await openKnowledgeHub({ pool, schema, hubDir, env: kbEnv.parse({}) });
+    closers.push(() => hub.close());
+    // Without pgvector on the test server the hub is unavailable and the API says so (503 with the reason).
+    if (!hub.unavailable) await seedHub(hub);
+    keel.deps.kb = hub;
 
     // The identity service must trust the console's origin before the console exists, so its port comes first.
     const consolePort = await freePort();
@@ -129,12 +152,15 @@ export async function startBrowserStack(): Promise<BrowserStack> {
       });
       const page = await context.newPage();
       const problems: string[] = [];
+      const failedLoads: string[] = [];
       page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+        if (message.type() !== 'error') return;
+        if (message.text().startsWith('Failed to load resource')) failedLoads.push(message.text());
+        else problems.push(`console: ${message.text()}`);
       });
       page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
       await page.goto(consoleUrl + path);
-      return { page, context, problems };
+      return { page, context, problems, failedLoads };
     };
 
     return {
@@ -142,6 +168,7 @@ export async function startBrowserStack(): Promise<BrowserStack> {
       keel,
       identity,
       tables,
+      hubUnavailable: hub.unavailable,
       consoleUrl,
       browser,
       async createUser(input) {
@@ -170,6 +197,28 @@ export async function startBrowserStack(): Promise<BrowserStack> {
     await close();
     throw err;
   }
+}
+
+export const HUB_DOCS = {
+  onboarding: { path: 'guides/onboarding.md', title: 'Onboarding guide' },
+  deploys: { path: 'guides/deploys.md', title: 'Deploying Keel' },
+} as const;
+
+async function seedHub(hub: KnowledgeHub): Promise<void> {
+  const files: Record<string, string> = {
+    [HUB_DOCS.onboarding.path]:
+      '---\nsensitivity: public\ntags: ["people", "guides"]\n---\n# Onboarding guide\n\nNew teammates read the ' +
+      'lighthouse handbook first. See [deploys](deploys.md).\n',
+    [HUB_DOCS.deploys.path]:
+      '---\nsensitivity: internal\ntags: ["ops", "guides"]\n---\n# Deploying Keel\n\nDeploys run from the ' +
+      'release train every Tuesday.\n',
+  };
+  for (const [hubPath, content] of Object.entries(files)) {
+    const file = path.join(hub.hubDir, ...hubPath.split('/'));
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, content);
+  }
+  await indexPaths(hub, Object.keys(files));
 }
 
 /** A loopback port nobody listens on right now. */

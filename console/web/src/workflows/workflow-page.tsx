@@ -10,6 +10,9 @@ import { useResource } from '../use-resource';
 import { AgentGraphPanel } from './agent-graph';
 import { StatusBadge } from './status-badge';
 
+/** A workflow whose latest job ended has an archived run graph; asking before that only earns a 409. */
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+
 export function WorkflowPage() {
   const { id = '' } = useParams();
   const base = `/api/v1/workflows/${encodeURIComponent(id)}`;
@@ -91,7 +94,14 @@ export function WorkflowPage() {
       </section>
 
       <AgentGraphPanel workflowId={wf.workflow_id} />
-      <RunGraphPanel base={base} workflowId={wf.workflow_id} />
+      {FINISHED.has(wf.status) ? (
+        <RunGraphPanel base={base} workflowId={wf.workflow_id} />
+      ) : (
+        <section aria-labelledby="run-graph-title">
+          <h2 id="run-graph-title">Last finished run</h2>
+          <p className="empty">The run graph appears here when a job of this workflow finishes.</p>
+        </section>
+      )}
     </section>
   );
 }

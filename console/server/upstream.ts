@@ -30,6 +30,9 @@ function isTimeout(code: string): boolean {
   return code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT';
 }
 
+/** System network errors (ECONNREFUSED, ENOTFOUND, EAI_AGAIN…, not Node's ERR_*) and undici's network failures. */
+const NETWORK_CODE = /^(E(?!RR_)[A-Z_]+|UND_ERR_(CONNECT_TIMEOUT|SOCKET|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED))$/;
+
 /**
  * The most specific network error code in what undici threw: its own code, else the first of an AggregateError's
  * (a name resolving to ::1 and 127.0.0.1 fails once per address), else its cause's. Undefined for anything that is not
@@ -41,7 +44,7 @@ export function networkErrorCode(err: unknown): string | undefined {
     if (!value || typeof value !== 'object' || seen.has(value)) return undefined;
     seen.add(value);
     const code = (value as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+    if (typeof code === 'string' && NETWORK_CODE.test(code)) return code;
     const errors = (value as { errors?: unknown }).errors;
     for (const inner of Array.isArray(errors) ? (errors as unknown[]) : []) {
       const found = visit(inner);

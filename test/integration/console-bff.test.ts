@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { createApproval } from '../../db/approvals';
 import type { User } from '../../auth/users';
 import { recordJobCost } from './identity-harness';
 import { freePort, startConsoleStack, type ConsoleStack } from './console-bff-harness';
@@ -232,6 +234,58 @@ describe('/api/v1 on the signed-in user behalf', () => {
   });
 });
 
+describe('approvals', () => {
+  /** An approval as a level's activity writes it, on a job submitted through the console by `who`. */
+  async function approvalOn(who: keyof typeof users): Promise<string> {
+    const job = await submit(who);
+    const approval = await createApproval(stack.infra.db.pool, {
+      approvalId: `ap-${crypto.randomUUID()}`,
+      jobId: String(job.body.job_id),
+      workflowId: String(job.body.workflow_id),
+      waitingWorkflowId: `${String(job.body.job_id)}/L4.executor/1`,
+      role: 'L4.executor',
+      action: 'deploy to production',
+      reason: 'the user asked for a live site',
+    });
+    return approval.approval_id;
+  }
+
+  test("a member lists and decides only approvals of their own jobs; another's is 403; an admin decides any", async () => {
+    const alices = await approvalOn('alice');
+    const bobs = await approvalOn('bob');
+    const listed = await call('/api/v1/approvals?status=pending&limit=100', { cookie: cookies.bob });
+    const ids = ((await listed.json()) as { approvals: Array<{ approval_id: string }> }).approvals.map(
+      (a) => a.approval_id,
+    );
+    expect(ids).toContain(bobs);
+    expect(ids).not.toContain(alices);
+
+    const foreign = await call(`/api/v1/approvals/${alices}/decide`, {
+      method: 'POST',
+      cookie: cookies.bob,
+      body: { decision: 'approve' },
+    });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as ErrorBody).error.code).toBe('not_owner');
+    expect((await call(`/api/v1/approvals/${alices}`, { cookie: cookies.bob })).status).toBe(403);
+
+    const own = await call(`/api/v1/approvals/${bobs}/decide`, {
+      method: 'POST',
+      cookie: cookies.bob,
+      body: { decision: 'reject', comment: 'not today' },
+    });
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({ status: 'rejected', decided_by: users.bob.id });
+    const admin = await call(`/api/v1/approvals/${alices}/decide`, {
+      method: 'POST',
+      cookie: cookies.root,
+      body: { decision: 'approve' },
+    });
+    expect(admin.status).toBe(200);
+    expect((await call('/api/v1/approvals/ap-unknown', { cookie: cookies.alice })).status).toBe(404);
+  });
+});
+
 describe('identity pass-through', () => {
   test('the admin API passes status and body through, the self-disable refusal included', async () => {
     const list = await call('/api/admin/users', { cookie: cookies.root });
@@ -286,6 +340,17 @@ describe('an unreachable upstream', () => {
     expect(page.status).toBe(502);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('ECONNREFUSED');
+  });
+
+  test('the ingest API refusing connections: the session is checked, then ingest_unreachable with ECONNREFUSED', async () => {
+    const down = await stack.startConsole({ INGEST_API_URL: `http://127.0.0.1:${await freePort()}` });
+    const res = await fetch(`${down.url}/api/v1/models`, { headers: { cookie: cookies.alice } });
+    expect(res.status).toBe(502);
+    const body = (await res.json()) as ErrorBody;
+    expect(body.error.code).toBe('ingest_unreachable');
+    expect(body.error.message).toContain('ECONNREFUSED');
+    // Without a session the answer is still 401: nothing is sent upstream before the preflight.
+    expect((await fetch(`${down.url}/api/v1/models`)).status).toBe(401);
   });
 
   test('an unknown identity host: ENOTFOUND', async () => {

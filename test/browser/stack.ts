@@ -13,6 +13,7 @@ import type { Role, User } from '../../auth/users';
 import { buildConsoleApp } from '../../console/server/app';
 import { consoleEnv } from '../../console/server/config';
 import { createToken } from '../../db/tokens';
+import { startDemoModelServer } from '../../routing/demo-model/server';
 import { kbEnv } from '../../kb/config';
 import { openKnowledgeHub, type KnowledgeHub } from '../../kb/hub';
 import { indexPaths } from '../../kb/indexer';
@@ -51,6 +52,8 @@ export interface BrowserStack {
   /** Why the knowledge hub cannot serve here (the test PostgreSQL lacks pgvector), or undefined. */
   hubUnavailable: string | undefined;
   consoleUrl: string;
+  /** The console process (the test drops its connections to make the browser reconnect). */
+  console: FastifyInstance;
   browser: Browser;
   createUser(input: { email: string; role?: Role; approved?: boolean; budgetCents?: number }): Promise<User>;
   /** A fresh browser context (no cookies) on `path`. */
@@ -76,8 +79,12 @@ export async function startBrowserStack(): Promise<BrowserStack> {
   };
   try {
     await migrateIdentity(pool, identitySchema);
+    // The demo model's `#slow` pause, shortened: long enough to reload or cancel mid-run, short enough to wait for.
+    const demo = await startDemoModelServer({ slowMs: 1_000 });
+    closers.push(() => demo.close());
     const keel = await startKeel({
       ...infra,
+      demoBaseUrl: demo.baseUrl,
       streamPollMs: 250,
       budget: {
         pool,
@@ -170,6 +177,7 @@ export async function startBrowserStack(): Promise<BrowserStack> {
       tables,
       hubUnavailable: hub.unavailable,
       consoleUrl,
+      console: app,
       browser,
       async createUser(input) {
         const user = await createCredentialUser(pool, tables, {

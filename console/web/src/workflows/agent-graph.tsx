@@ -44,13 +44,11 @@ export function AgentGraphPanel({ workflowId }: { workflowId: string }) {
         in this order: {current.order.join(' → ')}
         {current.chain ? `, then the ${current.chain.scenario} scenario` : ''}.
       </p>
-      <div className="graph-scroll">
-        <GraphDrawing
-          title={`Agent graph of ${workflowId}`}
-          order={current.order}
-          edges={current.edges.map((e) => ({ from: e.from, to: e.to, label: e.prompt }))}
-        />
-      </div>
+      <GraphDrawing
+        title={`Agent graph of ${workflowId}`}
+        order={current.order}
+        edges={current.edges.map((e) => ({ from: e.from, to: e.to, label: e.prompt }))}
+      />
       <h3>Edges</h3>
       <ul className="edges">
         {current.edges.map((e) => (

@@ -168,14 +168,12 @@ function RunGraphPanel({ base, workflowId }: { base: string; workflowId: string 
             Job <Link to={`/jobs/${encodeURIComponent(graph.data.job_id)}`}>{graph.data.job_id}</Link> ·{' '}
             {graph.data.status} · {graph.data.scenarios.join(' → ')} · {formatUsd(graph.data.total_cost_usd)}
           </p>
-          <div className="graph-scroll">
-            <GraphDrawing
-              title={`What the last finished job of ${workflowId} ran`}
-              order={graph.data.levels.map((l) => l.level_id)}
-              labels={Object.fromEntries(graph.data.levels.map((l) => [l.level_id, `${l.role} #${l.attempt}`]))}
-              edges={graph.data.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind, label: e.kind }))}
-            />
-          </div>
+          <GraphDrawing
+            title={`What the last finished job of ${workflowId} ran`}
+            order={graph.data.levels.map((l) => l.level_id)}
+            labels={Object.fromEntries(graph.data.levels.map((l) => [l.level_id, `${l.role} #${l.attempt}`]))}
+            edges={graph.data.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind, label: e.kind }))}
+          />
           <table>
             <caption className="visually-hidden">Level runs of the last finished job</caption>
             <thead>

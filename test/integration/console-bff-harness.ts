@@ -61,7 +61,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startConsoleStack(): Promise<ConsoleStack> {
+export interface ConsoleStackOptions {
+  /** The console's port, when the test must know its origin first (an OIDC provider's redirect URI). */
+  consolePort?: number;
+  /** Identity service settings over the harness's (an identity provider, ADMIN_EMAILS…). */
+  identityEnv?: Record<string, string>;
+  /** Console settings over the harness's. */
+  consoleEnv?: Record<string, string>;
+}
+
+export async function startConsoleStack(options: ConsoleStackOptions = {}): Promise<ConsoleStack> {
   const infra = await startInfrastructure();
   const { pool, schema } = infra.db;
   const identitySchema = `id_${uniqueSuffix()}`;
@@ -85,14 +94,15 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
     closers.push(() => keel.close());
 
     // The identity service trusts the console's origin (sign-in posts carry it), so the console's port is chosen first.
-    const consolePort = await freePort();
+    const consolePort = options.consolePort ?? (await freePort());
     const consoleOrigin = `http://127.0.0.1:${consolePort}`;
     const authSettings = authEnv.parse({
       DATABASE_URL: infra.db.dsn,
       DATABASE_SCHEMA: identitySchema,
       INGEST_SCHEMA: schema,
       AUTHLIB_SECRET: 'a console test secret of at least thirty-two characters',
-      AUTHLIB_URL: 'http://127.0.0.1:9',
+      // The browser reaches the identity service only through the console, so the OAuth callback comes back there.
+      AUTHLIB_URL: consoleOrigin,
       AUTHLIB_COOKIE_DOMAIN: 'localhost',
       TRUSTED_ORIGINS: consoleOrigin,
       IDP_CLIENT_ID: 'unused',
@@ -101,6 +111,7 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       ADMIN_EMAILS: '',
       DEFAULT_BUDGET_USD: String(DEFAULT_BUDGET_CENTS / 100),
       KEEL_INSTANCE_ID: `test-${uniqueSuffix()}`,
+      ...options.identityEnv,
     });
     const identity = await buildAuthApp({ pool, env: authSettings }, { logger: false });
     closers.push(() => identity.close());
@@ -126,6 +137,7 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       CONSOLE_WEB_DIR: webDir,
       TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
       UPSTREAM_CONNECT_TIMEOUT_MS: '1000',
+      ...options.consoleEnv,
     };
     const startConsole = async (overrides: Record<string, string>, port = 0) => {
       const config = consoleEnv.parse({ ...baseEnv, ...overrides });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { createApproval } from '../../db/approvals';
 import type { User } from '../../auth/users';
+import { startFakeOidcProvider, type FakeOidcProvider, type ProviderAccount } from '../fakes/oidc-provider';
 import { recordJobCost } from './identity-harness';
 import { freePort, startConsoleStack, type ConsoleStack } from './console-bff-harness';
 
@@ -9,8 +10,24 @@ let stack: ConsoleStack;
 const users: Record<'alice' | 'bob' | 'root' | 'spender', User> = {} as never;
 const cookies: Record<keyof typeof users, string> = {} as never;
 
+let provider: FakeOidcProvider;
+let consoleOrigin: string;
+
 beforeAll(async () => {
-  stack = await startConsoleStack();
+  const port = await freePort();
+  consoleOrigin = `http://127.0.0.1:${port}`;
+  provider = await startFakeOidcProvider({ redirectUris: [`${consoleOrigin}/api/auth/callback/oidc`] });
+  stack = await startConsoleStack({
+    consolePort: port,
+    identityEnv: {
+      IDP_ISSUER_URL: provider.issuer,
+      IDP_CLIENT_ID: provider.clientId,
+      IDP_CLIENT_SECRET: provider.clientSecret,
+      ADMIN_EMAILS: 'boss@provider.test',
+      BANNED_REDIRECT_URL: `${consoleOrigin}/pending`,
+    },
+    consoleEnv: { OIDC_PROVIDER_ID: 'oidc', OIDC_PROVIDER_NAME: 'Test IdP' },
+  });
   for (const [name, role] of [
     ['alice', 'user'],
     ['bob', 'user'],
@@ -30,6 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
+  await provider?.close();
 });
 
 type ErrorBody = { error: { code: string; message: string } };
@@ -83,7 +101,7 @@ describe('pages', () => {
     const config = await call('/api/console/config');
     expect(await config.json()).toEqual({
       passwordLogin: true,
-      oidcProviders: [],
+      oidcProviders: [{ id: 'oidc', name: 'Test IdP' }],
       temporalUiUrl: 'http://127.0.0.1:8233',
       temporalNamespace: 'default',
     });
@@ -324,6 +342,61 @@ describe('identity pass-through', () => {
     // A submission's preflight reads the database (budget=1), so the ended session is refused at once.
     const after = await call('/api/v1/chat', { method: 'POST', cookie, body: { prompt: 'after sign-out' } });
     expect(after.status).toBe(401);
+  });
+});
+
+describe('OpenID Connect through the console', () => {
+  /**
+   * A browser's walk: start at the console, follow the provider's redirects (with its cookies), and come back to the
+   * console's callback with the OAuth state cookie the console relayed. Returns the callback's answer.
+   */
+  async function signInThroughProvider(account: ProviderAccount) {
+    provider.loginAs(account);
+    const start = await call(`/api/auth/sign-in/oidc?callbackURL=${encodeURIComponent(`${consoleOrigin}/workflows`)}`);
+    expect(start.status).toBe(302);
+    expect(new URL(start.headers.get('location')!).origin).toBe(provider.issuer);
+    const browser = start.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .join('; ');
+    let location = start.headers.get('location')!;
+    let providerCookies = '';
+    for (let hop = 0; hop < 10 && !location.startsWith(consoleOrigin); hop += 1) {
+      const res = await fetch(location, { redirect: 'manual', headers: { cookie: providerCookies } });
+      for (const setCookie of res.headers.getSetCookie()) {
+        const [pair] = setCookie.split(';');
+        const name = pair!.slice(0, pair!.indexOf('='));
+        providerCookies = [...providerCookies.split('; ').filter((c) => c && !c.startsWith(`${name}=`)), pair].join(
+          '; ',
+        );
+      }
+      const next = res.headers.get('location');
+      if (!next) throw new Error(`the provider stopped at ${location} with ${res.status}`);
+      location = new URL(next, location).href;
+    }
+    const callback = new URL(location);
+    expect(callback.pathname).toBe('/api/auth/callback/oidc');
+    return call(callback.pathname + callback.search, { cookie: browser });
+  }
+
+  test('an admin email signs in and lands on the page it asked for, with a session the console accepts', async () => {
+    const res = await signInThroughProvider({ sub: 'sub-boss', email: 'boss@provider.test', name: 'Boss' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${consoleOrigin}/workflows`);
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .join('; ');
+    const session = await call('/api/session', { cookie });
+    expect(await session.json()).toMatchObject({ user: { email: 'boss@provider.test', role: 'admin' } });
+  });
+
+  test('a newcomer is created pending approval and lands on the pending page without a session', async () => {
+    const res = await signInThroughProvider({ sub: 'sub-new', email: 'newcomer@provider.test' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${consoleOrigin}/pending`);
+    expect(res.headers.getSetCookie().some((c) => /^keel_session=[^;]/.test(c))).toBe(false);
+    expect((await call('/pending')).status).toBe(200);
   });
 });
 

@@ -41,6 +41,7 @@ export async function buildConsoleApp(
     await Promise.all([identity.close(), ingest.close()]);
   });
 
+  app.addHook('onRequest', refuseCrossOrigin);
   await registerStatic(app, config.CONSOLE_WEB_DIR);
   await app.register(async (scope) => {
     scope.setErrorHandler(consoleErrorHandler);
@@ -62,6 +63,27 @@ export async function buildConsoleApp(
     }).notFound;
   });
   return app;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A state-changing call must come from the console's own pages. The session cookie is SameSite=Lax, which still lets
+ * a sibling host of the same site (another app under the cookie domain) send it; a browser always names the page's
+ * origin on such a request, so one from another host is refused here, before any upstream sees it.
+ */
+async function refuseCrossOrigin(request: FastifyRequest): Promise<void> {
+  if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  const host = URL.canParse(origin) ? new URL(origin).host : undefined;
+  if (host !== request.headers.host) {
+    throw new AppError(
+      403,
+      'cross_origin_refused',
+      `a ${request.method} from ${origin} is not accepted by this console`,
+    );
+  }
 }
 
 /**

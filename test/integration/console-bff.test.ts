@@ -120,6 +120,24 @@ describe('/api/v1 on the signed-in user behalf', () => {
     expect(((await res.json()) as ErrorBody).error.code).toBe('unauthenticated');
   });
 
+  test('a state-changing call from another origin is refused before anything is checked or sent', async () => {
+    const res = await call('/api/v1/chat', {
+      method: 'POST',
+      cookie: cookies.alice,
+      body: { prompt: 'from a sibling site' },
+      headers: { origin: 'http://evil.example.test' },
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as ErrorBody).error.code).toBe('cross_origin_refused');
+    const admin = await call(`/api/admin/users/${users.alice.id}`, {
+      method: 'PATCH',
+      cookie: cookies.root,
+      body: { role: 'admin' },
+      headers: { origin: 'http://evil.example.test' },
+    });
+    expect(admin.status).toBe(403);
+  });
+
   test('created_by is the session user whatever the body says', async () => {
     const accepted = await submit('alice', {
       created_by: users.bob.id,

@@ -42,7 +42,7 @@ const workflowRestrictions = {
  * may import anything.
  */
 const LAYERS = {
-  edge: ['api', 'auth', 'chat'],
+  edge: ['api', 'auth', 'chat', 'console'],
   application: ['jobs'],
   domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay'],
   infrastructure: ['db', 'queue', 'http', 'config'],

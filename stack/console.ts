@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
-import type { StackIdentity } from '../auth/stack';
+import type { StackIdentity } from './identity';
 import { buildConsoleApp } from '../console/server/app';
 import type { ConsoleConfig } from '../console/server/config';
 import type { StackConsoleEnv } from './config';

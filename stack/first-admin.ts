@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { createCredentialUser } from '../auth/credential-users';
-import type { IdentityTables } from '../auth/tables';
+import type { IdentityTables } from '../db/qualified-tables';
 
 export function firstAdminPath(dataDir: string): string {
   return path.join(dataDir, 'console-admin');

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { createBaseApp, noSuchRoute } from '../../api/base-app';
-import { AppError, handleError } from '../../api/errors';
+import { createBaseApp, noSuchRoute } from '../../http/base-app';
+import { AppError, handleError } from '../../http/errors';
 import type { ConsoleConfig } from './config';
 import { errorPage } from './error-page';
 import { ConsoleRefusal } from './preflight';

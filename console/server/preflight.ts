@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../api/errors';
+import { AppError } from '../../http/errors';
 import type { Upstream } from './upstream';
 
 export const SessionUserSchema = z.object({ id: z.string().min(1), email: z.string(), role: z.string().min(1) });

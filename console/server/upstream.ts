@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
-import { AppError } from '../../api/errors';
+import { AppError } from '../../http/errors';
 
 /** The services behind the console, named as the error messages name them. */
 export type UpstreamName = 'identity service' | 'ingest API';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app';
 import { createCredentialUser } from '../../auth/credential-users';
 import { migrateIdentity } from '../../auth/migrate';
-import { identityTables, ingestTables } from '../../auth/tables';
+import { identityTables, ingestTables } from '../../db/qualified-tables';
 import { createIdAllocator } from '../../db/ids';
 import { createToken } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { createApproval } from '../../db/approvals';
-import type { User } from '../../auth/users';
+import type { User } from '../../db/users';
 import { startFakeOidcProvider, type FakeOidcProvider, type ProviderAccount } from '../fakes/oidc-provider';
 import { recordJobCost } from './identity-harness';
 import { freePort, startConsoleStack, type ConsoleStack } from './console-bff-harness';

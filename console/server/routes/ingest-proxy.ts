@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, NotFoundError } from '../../../api/errors';
+import { AppError, NotFoundError } from '../../../http/errors';
 import { preflight, type PreflightQuery, type SessionUser } from '../preflight';
 import { ingestHeaders, pathAfter, rawBody, relay } from '../proxy';
 import type { Upstream, UpstreamResponse } from '../upstream';

@@ -1,6 +1,6 @@
 // Entry point: the console alone (`npm run start:console`). `npm start` runs it inside the all-in-one stack.
-import { buildConsoleApp } from './app';
-import { loadConfig } from './config';
+import { buildConsoleApp } from '../console/server/app';
+import { loadConfig } from '../console/server/config';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -109,10 +109,12 @@ export function ingestProxyRoutes(identity: Upstream, ingest: Upstream, token: s
         let user = await preflight(identity, request, reply, plan.preflight);
 
         if (plan.approvalId) {
+          // Looked up as the console itself, not as the user: the API hides another member's approval (404), and the
+          // preflight is what tells "someone else's" (403) from "does not exist" (404), as for jobs and workflows.
           const approval = await ingest.json({
             method: 'GET',
             path: `/v1/approvals/${encodeURIComponent(plan.approvalId)}`,
-            headers: ingestHeaders(request, { token, user }),
+            headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
           });
           if (approval.statusCode === 401) throw tokenRejected();
           if (approval.statusCode !== 200) return reply.code(approval.statusCode).send(approval.body);

@@ -20,6 +20,8 @@ export interface ApprovalRow {
   created_at: Date;
   /** The org of the approval's job (not stored on the approval): who may see and decide it. */
   org_id: string | null;
+  /** Who created the approval's job: a member acting through the console sees only their own. */
+  job_created_by: string;
 }
 
 export interface NewApproval {
@@ -35,7 +37,8 @@ export interface NewApproval {
 }
 
 /** Every column of the row plus the job's org, from `approvals a JOIN job_runs j`. */
-const SELECT_APPROVAL = 'SELECT a.*, j.org_id FROM approvals a JOIN job_runs j USING (job_id)';
+const SELECT_APPROVAL =
+  'SELECT a.*, j.org_id, j.created_by AS job_created_by FROM approvals a JOIN job_runs j USING (job_id)';
 
 /**
  * Stores a pending approval, or returns the one already stored under `approvalId`: the workflow's activity may run

@@ -3,16 +3,8 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
+import type { Principal } from '../../jobs/visibility';
 import { AppError, RateLimitedError, UnauthorizedError } from '../../http/errors';
-
-/**
- * Who a request acts as: the token's owner, or, for a token that acts for users (the console's), the user the
- * acting-user headers name (docs/console.md, "Acting for a user").
- */
-export interface Principal extends TokenOwner {
-  /** The request acts for a signed-in person through the console: a non-admin sees only what they created. */
-  acting?: boolean;
-}
 
 /** The signed-in user's identity id, as the identity service's preflight returned it to the console. */
 export const ACTING_USER_HEADER = 'x-keel-acting-user';
@@ -52,14 +44,6 @@ export interface RateLimits {
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new UnauthorizedError('missing API token');
   return request.principal;
-}
-
-/**
- * The creator a listing is limited to: the acting user when the console acts for a non-admin (their own workflows,
- * approvals of their own jobs), else null (the org's, or every org's for an admin token).
- */
-export function creatorScope(principal: Principal): string | null {
-  return principal.acting && !principal.is_admin ? principal.user_id : null;
 }
 
 /**

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { APPROVAL_STATUSES, listApprovals, type ApprovalRow } from '../../db/approvals';
 import { decideApprovalAs, visibleApproval } from '../../jobs/decide-approval';
 import type { ApiDeps } from '../deps';
-import { creatorScope, principalOf } from '../plugins/principal';
-import { orgScope } from '../../jobs/visibility';
+import { principalOf } from '../plugins/principal';
+import { creatorScope, orgScope } from '../../jobs/visibility';
 import { redactPrompt } from '../../jobs/redact';
 import { ErrorSchema } from './chat';
 

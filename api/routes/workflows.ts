@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
 import { workflowState, type WorkflowListRow } from '../../db/workflow-list';
 import { NotFoundError } from '../../http/errors';
-import { creatorScope, principalOf } from '../plugins/principal';
-import { canSee, orgScope } from '../../jobs/visibility';
+import { principalOf } from '../plugins/principal';
+import { canSee, creatorScope, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
 import { ErrorSchema } from './chat';
 
@@ -48,7 +48,9 @@ export async function visibleWorkflow(
   workflowId: string,
 ): Promise<WorkflowListRow> {
   const workflow = await directory.get(workflowId);
-  if (!workflow || !canSee(principal, workflow.org_id)) throw new NotFoundError(`workflow ${workflowId}`);
+  if (!workflow || !canSee(principal, workflow.org_id, workflow.created_by)) {
+    throw new NotFoundError(`workflow ${workflowId}`);
+  }
   return workflow;
 }
 

@@ -5,6 +5,7 @@ import { buildApp } from '../../api/app';
 import { createCredentialUser } from '../../auth/credential-users';
 import { migrateIdentity } from '../../auth/migrate';
 import { identityTables, ingestTables } from '../../db/qualified-tables';
+import { createApproval } from '../../db/approvals';
 import { createIdAllocator } from '../../db/ids';
 import { createToken } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
@@ -60,7 +61,7 @@ beforeAll(async () => {
       ids: createIdAllocator({ pool: db.pool, queue }),
       taskQueue: `keel-test-${uniqueSuffix()}`,
       models: { list: async () => [] },
-      rateLimits: { userPerMinute: 3, orgPerMinute: 1000 },
+      rateLimits: { userPerMinute: 5, orgPerMinute: 1000 },
       workspaceRoot: os.tmpdir(),
       heartbeatMs: 15_000,
       streamPollMs: 1_000,
@@ -108,13 +109,14 @@ test("the console's token must name both the user and the role, in a sane form",
 });
 
 test('the per-user rate limit counts each acting user on their own', async () => {
-  const saver = { 'x-keel-acting-user': users.saver!, 'x-keel-acting-role': 'user' };
+  // Acting ids the API has not seen: it trusts the console for who they are, and counts them apart.
+  const probe = { 'x-keel-acting-user': 'usr_rate_probe', 'x-keel-acting-role': 'user' };
   const statuses: number[] = [];
-  for (let i = 0; i < 4; i += 1) statuses.push((await asUser(consoleToken, saver, '/v1/projects')).statusCode);
-  expect(statuses).toEqual([200, 200, 200, 429]);
+  for (let i = 0; i < 6; i += 1) statuses.push((await asUser(consoleToken, probe, '/v1/projects')).statusCode);
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   // Another person through the same console token has a window of their own.
-  const boss = await asUser(consoleToken, { 'x-keel-acting-user': users.boss!, 'x-keel-acting-role': 'admin' });
-  expect(boss.statusCode).toBe(200);
+  const other = await asUser(consoleToken, { 'x-keel-acting-user': 'usr_rate_other', 'x-keel-acting-role': 'user' });
+  expect(other.statusCode).toBe(200);
 });
 
 test("the budget gate reads the acting user's budget: over it 402, an admin exempt", async () => {
@@ -131,4 +133,40 @@ test("the budget gate reads the acting user's budget: over it 402, an admin exem
   // Past the gate the submission reaches the (here unreachable) job queue: the admin was not refused for money.
   const admin = await submit(users.boss!, 'admin');
   expect(errorOf(admin).code).toBe('queue_unavailable');
+});
+
+test("behind the console's preflight, the API itself hides another member's job, workflow and approval (404)", async () => {
+  const workflowId = 'wf-990001';
+  const jobId = `job-${uniqueSuffix()}`;
+  await db.pool.query("INSERT INTO workflows (workflow_id, created_by, org_id) VALUES ($1, $2, 'org-test')", [
+    workflowId,
+    users.saver,
+  ]);
+  await db.pool.query(
+    "INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ('pt-990001', $1, 'p', $2)",
+    [workflowId, users.saver],
+  );
+  await db.pool.query(
+    `INSERT INTO job_runs (job_id, workflow_id, prompt_id, status, created_by, org_id, task_queue)
+     VALUES ($1, $2, 'pt-990001', 'paused', $3, 'org-test', 'q')`,
+    [jobId, workflowId, users.saver],
+  );
+  const approval = await createApproval(db.pool, {
+    approvalId: `ap-${uniqueSuffix()}`,
+    jobId,
+    workflowId,
+    waitingWorkflowId: `${jobId}/L4.executor/1`,
+    role: 'L4.executor',
+    action: 'deploy',
+    reason: 'asked to',
+  });
+  const as = (user: string, role: string) => ({ 'x-keel-acting-user': user, 'x-keel-acting-role': role });
+  for (const url of [`/v1/jobs/${jobId}`, `/v1/workflows/${workflowId}`, `/v1/approvals/${approval.approval_id}`]) {
+    const stranger = await asUser(consoleToken, as('usr_stranger', 'user'), url);
+    expect(stranger.statusCode).toBe(404);
+    expect((await asUser(consoleToken, as(users.saver!, 'user'), url)).statusCode).toBe(200);
+    expect((await asUser(consoleToken, as(users.boss!, 'admin'), url)).statusCode).toBe(200);
+    // A machine client's ordinary token of the org is unaffected: it keeps the org rule.
+    expect((await asUser(ordinaryToken, {}, url)).statusCode).toBe(200);
+  }
 });

@@ -1,7 +1,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { call } from '../api';
+import { ApiError, call } from '../api';
 import { LoadProblem, Loading, ErrorNote } from '../problem';
 import { Hidden, ProjectList, type Workflow } from '../schemas';
 import { Time } from '../time-tag';
@@ -87,7 +87,10 @@ function WorkflowRows({ project, includeHidden }: { project: string; includeHidd
         </p>
       ) : null}
       <ErrorNote error={actionError} />
-      {list.error && !list.loaded ? <LoadProblem error={list.error} /> : null}
+      {/* A refetch refused because the session ended sends the person to sign in, like any page load. */}
+      {list.error && (!list.loaded || (list.error instanceof ApiError && list.error.status === 401)) ? (
+        <LoadProblem error={list.error} />
+      ) : null}
       {!list.loaded && !list.error ? <Loading what="workflows" /> : null}
       {list.loaded && visible.length === 0 ? (
         <p className="empty">

@@ -95,6 +95,7 @@ function consoleErrorHandler(err: FastifyError | Error, request: FastifyRequest,
     const unreachable = err instanceof UpstreamUnreachableError;
     const status = err instanceof AppError ? err.statusCode : 500;
     if (!(err instanceof AppError)) request.log.error({ err }, 'page failed');
+    else if (unreachable) request.log.warn({ code: err.networkCode, upstream: err.upstream }, err.message);
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
@@ -108,5 +109,9 @@ function consoleErrorHandler(err: FastifyError | Error, request: FastifyRequest,
       );
   }
   if (err instanceof ConsoleRefusal) return reply.code(err.statusCode).send(err.body());
+  // The operator's view of an outage: the browser gets the same code in its error body.
+  if (err instanceof UpstreamUnreachableError) {
+    request.log.warn({ code: err.networkCode, upstream: err.upstream }, err.message);
+  }
   return handleError(err, request, reply);
 }

@@ -51,9 +51,19 @@ async function shownEvents(page: Page): Promise<number> {
   return Number(/^(\d+) event/.exec(text)![1]);
 }
 
-test('a Frontier run goes straight to its job page, reaches final, and its file opens in the viewer', async () => {
+test('a Frontier run submitted with the keyboard alone goes to its job page, reaches final, and its file opens', async () => {
   const { page, problems } = await openAs('/runs/new');
-  const jobId = await submit(page, 'Write hello.md that greets the reader', /Frontier/);
+  await page.getByLabel('What should the team do?').focus();
+  await page.keyboard.type('Write hello.md that greets the reader');
+  await page.keyboard.press('Tab'); // project
+  await page.keyboard.press('Tab'); // the compute budget radio group, on its checked choice
+  expect(await page.evaluate<string | null>('document.activeElement.getAttribute("value")')).toBe('cheap');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Tab'); // scenario
+  await page.keyboard.press('Tab'); // Start run
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/jobs\/job-/);
+  const jobId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
   await page.getByTestId('model-tier').getByText('frontier').waitFor();
   const { rows } = await stack.infra.db.pool.query<{ model_tier: string }>(
     'SELECT model_tier FROM job_runs WHERE job_id = $1',

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { seriousViolations } from './axe';
 import { seedWorkflow, setSeededStatus } from './seed';
 import { HUB_DOCS, signInWithForm, startBrowserStack, type BrowserStack, type OpenedPage } from './stack';
@@ -24,8 +24,8 @@ async function open(path: string) {
   opened.push(o);
   return o;
 }
-async function openAs(email: string, path: string) {
-  const o = await stack.openAs(email, path);
+async function openAs(email: string, path: string, options?: BrowserContextOptions) {
+  const o = await stack.openAs(email, path, options);
   opened.push(o);
   return o;
 }
@@ -160,6 +160,23 @@ test('the list refetches every 2 s while a workflow is running and every 6 s onc
   const times = (await listFetches(page)).slice(start - 1).map((f) => f.at);
   expect(times.slice(1).map((t, i) => t - times[i]!)).toEqual([2_000, 2_000, 2_000, 6_000, 6_000]);
   expect(problems).toEqual([]);
+});
+
+test('times are shown in the viewer’s own time zone', async () => {
+  const user = await stack.createUser({ email: 'traveller@example.test' });
+  const updatedAt = new Date('2026-07-01T00:00:00.000Z');
+  const seeded = await seedWorkflow(stack.infra.db.pool, { createdBy: user.id, status: 'completed', updatedAt });
+  const { page } = await openAs('traveller@example.test', `/workflows/${seeded.workflowId}`, {
+    timezoneId: 'Pacific/Auckland',
+    locale: 'en-US',
+  });
+  const expected = new Intl.DateTimeFormat('en-US', {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+    timeZone: 'Pacific/Auckland',
+  }).format(updatedAt);
+  expect(expected).toContain('12:00:00 PM');
+  await page.locator('.facts time').filter({ hasText: expected }).waitFor();
 });
 
 test('over budget, a submission shows the 402 message with the month’s budget', async () => {

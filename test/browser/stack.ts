@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { buildAuthApp } from '../../auth/app';
 import { authEnv } from '../../auth/config';
 import { createCredentialUser } from '../../auth/credential-users';
@@ -17,6 +17,7 @@ import { startDemoModelServer } from '../../routing/demo-model/server';
 import { kbEnv } from '../../kb/config';
 import { openKnowledgeHub, type KnowledgeHub } from '../../kb/hub';
 import { indexPaths } from '../../kb/indexer';
+import { khIdFor } from '../../kb/kh-id';
 import { uniqueSuffix } from '../integration/env';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
 import { launchChromium } from './chromium';
@@ -56,10 +57,10 @@ export interface BrowserStack {
   console: FastifyInstance;
   browser: Browser;
   createUser(input: { email: string; role?: Role; approved?: boolean; budgetCents?: number }): Promise<User>;
-  /** A fresh browser context (no cookies) on `path`. */
-  open(path: string): Promise<OpenedPage>;
+  /** A fresh browser context (no cookies) on `path`; `options` such as the viewer's time zone. */
+  open(path: string, options?: BrowserContextOptions): Promise<OpenedPage>;
   /** A fresh context signed in as `email` through the sign-in form, then on `path`. */
-  openAs(email: string, path: string): Promise<OpenedPage>;
+  openAs(email: string, path: string, options?: BrowserContextOptions): Promise<OpenedPage>;
   close(): Promise<void>;
 }
 
@@ -149,13 +150,14 @@ export async function startBrowserStack(): Promise<BrowserStack> {
     closers.push(() => browser.close());
 
     let clients = 0;
-    const open = async (path: string): Promise<OpenedPage> => {
+    const open = async (path: string, options: BrowserContextOptions = {}): Promise<OpenedPage> => {
       // Every context is another person at another address, as a load balancer in front of the console would say:
       // the identity service's sign-in limit (10 per IP) then counts each test's attempts on their own.
       clients += 1;
       const context = await browser.newContext({
         viewport: { width: 1280, height: 800 },
         extraHTTPHeaders: { 'x-forwarded-for': `10.1.${Math.floor(clients / 250)}.${clients % 250}` },
+        ...options,
       });
       const page = await context.newPage();
       const problems: string[] = [];
@@ -193,8 +195,8 @@ export async function startBrowserStack(): Promise<BrowserStack> {
         return user;
       },
       open,
-      async openAs(email, path) {
-        const opened = await open(`/login?next=${encodeURIComponent(path)}`);
+      async openAs(email, path, options) {
+        const opened = await open(`/login?next=${encodeURIComponent(path)}`, options);
         await signInWithForm(opened.page, email);
         await opened.page.waitForURL((url) => url.pathname === path.split('?')[0]);
         return opened;
@@ -213,20 +215,30 @@ export const HUB_DOCS = {
 } as const;
 
 async function seedHub(hub: KnowledgeHub): Promise<void> {
+  const doc = (hubPath: string, sensitivity: string, tags: string[], body: string) =>
+    `---\nid: ${khIdFor(`hub:${hubPath}`)}\nsensitivity: ${sensitivity}\ntags: ${JSON.stringify(tags)}\n---\n${body}`;
   const files: Record<string, string> = {
-    [HUB_DOCS.onboarding.path]:
-      '---\nsensitivity: public\ntags: ["people", "guides"]\n---\n# Onboarding guide\n\nNew teammates read the ' +
-      'lighthouse handbook first. See [deploys](deploys.md).\n',
-    [HUB_DOCS.deploys.path]:
-      '---\nsensitivity: internal\ntags: ["ops", "guides"]\n---\n# Deploying Keel\n\nDeploys run from the ' +
-      'release train every Tuesday.\n',
+    [HUB_DOCS.onboarding.path]: doc(
+      HUB_DOCS.onboarding.path,
+      'public',
+      ['people', 'guides'],
+      '# Onboarding guide\n\nNew teammates read the lighthouse handbook first. See [deploys](deploys.md).\n',
+    ),
+    [HUB_DOCS.deploys.path]: doc(
+      HUB_DOCS.deploys.path,
+      'internal',
+      ['ops', 'guides'],
+      '# Deploying Keel\n\nDeploys run from the release train every Tuesday.\n',
+    ),
   };
   for (const [hubPath, content] of Object.entries(files)) {
     const file = path.join(hub.hubDir, ...hubPath.split('/'));
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, content);
   }
-  await indexPaths(hub, Object.keys(files));
+  const results = await indexPaths(hub, Object.keys(files));
+  const refused = results.filter((r) => r.status !== 'indexed');
+  if (refused.length > 0) throw new Error(`hub seed not indexed: ${JSON.stringify(refused)}`);
 }
 
 /** A loopback port nobody listens on right now. */

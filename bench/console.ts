@@ -265,6 +265,9 @@ async function startStack(
   }
 }
 
+/** Spans of the event stream seen by `firstRender` (ms), when the page read one. */
+const streamSpans: number[] = [];
+
 /** ms from navigation start until `selector` first appears, in a context of its own (cold) or reused (warm). */
 async function firstRender(context: BrowserContext, url: string, selector: string): Promise<number> {
   const page = await context.newPage();
@@ -273,11 +276,19 @@ async function firstRender(context: BrowserContext, url: string, selector: strin
     await page.goto(url);
     await page.waitForSelector(selector, { timeout: WAIT_MS });
     await page.waitForFunction('window.__firstSeen !== null', undefined, { timeout: WAIT_MS });
-    return await page.evaluate<number>('window.__firstSeen');
+    const seen = await page.evaluate<number>('window.__firstSeen');
+    // The event stream's own span (request start to its last byte): what of the wait is the server's.
+    const stream = await page.evaluate<number | null>(
+      `(() => { const e = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/stream'));
+                return e && e.responseEnd > 0 ? e.responseEnd - e.requestStart : null; })()`,
+    );
+    if (stream !== null) streamSpans.push(stream);
+    return seen;
   } finally {
     await page.close();
   }
 }
+
 
 async function renders(
   browser: Browser,
@@ -351,13 +362,6 @@ async function main(): Promise<void> {
     const bare = await renders(browser, stack, stack.bareUrl, '#bare', runs);
     const list = await renders(browser, stack, `${stack.consoleUrl}/workflows`, '.wf-row', runs);
     const job = await renders(browser, stack, `${stack.consoleUrl}/jobs/${stack.doneJob.job_id}`, '.timeline li', runs);
-    const jobFull = await renders(
-      browser,
-      stack,
-      `${stack.consoleUrl}/jobs/${stack.doneJob.job_id}`,
-      `.timeline li[data-kind="final"]`,
-      runs,
-    );
     console.log(`\nfirst render, median of ${runs} (ms from navigation start until the content is in the page)`);
     const row = (label: string, r: { cold: number[]; warm: number[] }) =>
       console.log(
@@ -366,7 +370,18 @@ async function main(): Promise<void> {
     row('baseline: bare static page (its <h1>)', bare);
     row(`workflow list (first row; ${workflows} workflows)`, list);
     row(`job page (first timeline row; ${events + 1} events)`, job);
+    streamSpans.length = 0;
+    const jobFull = await renders(
+      browser,
+      stack,
+      `${stack.consoleUrl}/jobs/${stack.doneJob.job_id}`,
+      `.timeline li[data-kind="final"]`,
+      runs,
+    );
     row(`job page (whole timeline replayed to final)`, jobFull);
+    const spans = [...streamSpans].sort((a, b) => a - b);
+    if (spans.length > 0)
+      console.log(`  ${'  of which the stream itself (request to last byte)'.padEnd(46)} ${ms(median(spans))}`);
 
     // Frame time while the events stream in, beside the bare page's frames over the same span.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -5,7 +5,7 @@ import { AppShell } from './shell';
 import { AdminPage } from './pages/admin';
 import { ApprovalsPage } from './pages/approvals';
 import { BudgetPage } from './pages/budget';
-import { ForbiddenPage, NotFoundPage } from './pages/refused';
+import { CrashPage, ForbiddenPage, NotFoundPage } from './pages/refused';
 import { JobPage } from './job/job-page';
 import { KnowledgePage } from './knowledge/knowledge-page';
 import { LoginPage } from './pages/login';
@@ -21,6 +21,7 @@ const router = createBrowserRouter([
   { path: '/pending', element: <PendingPage /> },
   {
     element: <AppShell />,
+    errorElement: <CrashPage />,
     children: [
       { index: true, element: <Navigate to="/workflows" replace /> },
       { path: '/runs/new', element: <NewRunPage /> },

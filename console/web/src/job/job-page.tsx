@@ -2,9 +2,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, call } from '../api';
 import { ErrorNote, LoadProblem, Loading } from '../problem';
-import { ApprovalList, Cancelled, Job } from '../schemas';
+import { ApprovalList, Budget, Cancelled, Job } from '../schemas';
 import { useSession } from '../session';
-import { formatUsd } from '../time';
+import { formatCents, formatUsd } from '../time';
 import { Time } from '../time-tag';
 import { useResource } from '../use-resource';
 import { StatusBadge } from '../workflows/status-badge';
@@ -27,6 +27,7 @@ export function JobPage() {
   const job = useResource(`/api/v1/jobs/${encodeURIComponent(id)}`, Job);
   const stream = useJobStream(id);
   const view = useMemo(() => deriveJob(stream.events), [stream.events]);
+  const monthly = useResource('/api/me/budget', Budget);
   const [cancelError, setCancelError] = useState<unknown>(null);
   const [cancelling, setCancelling] = useState(false);
   const hasApprovals = view.approvals.length > 0;
@@ -99,7 +100,7 @@ export function JobPage() {
         <dd data-testid="job-cost">
           {formatUsd(view.costUsd ?? 0)}
           {view.limitUsd !== null ? ` of ${formatUsd(view.limitUsd)} job budget` : ''}
-          {view.budgetExceeded ? ' — job budget exceeded' : ''} · <Link to="/budget">my monthly budget</Link>
+          {view.budgetExceeded ? ' — job budget exceeded' : ''} · <MonthLine budget={monthly.data} />
         </dd>
         <dt>Stream</dt>
         <dd aria-live="polite">
@@ -155,5 +156,17 @@ export function JobPage() {
       </div>
       <Timeline events={stream.events} />
     </section>
+  );
+}
+
+/** The person's month beside the job's own cost: what the next submission will be checked against. */
+function MonthLine({ budget }: { budget: Budget | undefined }) {
+  if (!budget) return <Link to="/budget">my monthly budget</Link>;
+  return (
+    <Link to="/budget">
+      {budget.exempt
+        ? `this month ${formatCents(budget.spentCents)}, no monthly cap`
+        : `this month ${formatCents(budget.spentCents)} of ${formatCents(budget.budgetCents)}`}
+    </Link>
   );
 }

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link, useRouteError, useSearchParams } from 'react-router';
 
 export function ForbiddenPage() {
   const [params] = useSearchParams();
@@ -28,5 +28,19 @@ export function NotFoundPage() {
         <Link to="/workflows">Back to your workflows</Link>
       </p>
     </section>
+  );
+}
+
+/** A page that failed to render: said plainly, with a way on, instead of a blank screen. */
+export function CrashPage() {
+  const error = useRouteError();
+  return (
+    <main id="main" className="login">
+      <h1>This page failed</h1>
+      <p>The console hit an error it did not expect{error instanceof Error ? `: ${error.message}` : ''}.</p>
+      <p>
+        <a href="/workflows">Back to your workflows</a> or reload the page.
+      </p>
+    </main>
   );
 }

@@ -289,7 +289,6 @@ async function firstRender(context: BrowserContext, url: string, selector: strin
   }
 }
 
-
 async function renders(
   browser: Browser,
   stack: Stack,

@@ -43,6 +43,9 @@ export function JobPage() {
     if (lastKind === 'final' || lastKind === 'error' || lastKind === 'ask_user' || lastKind === 'approval_requested')
       reloadJob();
   }, [lastKind, reloadJob]);
+  useEffect(() => {
+    if (stream.finished) reloadJob();
+  }, [stream.finished, reloadJob]);
 
   const refused = job.error ?? stream.error;
   if (refused instanceof ApiError && [401, 403, 404].includes(refused.status)) return <LoadProblem error={refused} />;
@@ -51,7 +54,9 @@ export function JobPage() {
 
   const data = job.data;
   const finished = TERMINAL.has(data.status) || stream.finished;
-  const status = stream.finished && !TERMINAL.has(data.status) ? (view.final ? 'completed' : 'failed') : data.status;
+  // Until the reloaded job row says so, the stream's terminal event tells how the job ended.
+  const endedAs = view.final ? 'completed' : view.failure?.payload.code === 'cancelled' ? 'cancelled' : 'failed';
+  const status = stream.finished && !TERMINAL.has(data.status) ? endedAs : data.status;
 
   async function cancel() {
     setCancelling(true);

@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { useEffect, useState } from 'react';
-import { ApiError } from '../api';
-import { AgentEvent } from '../schemas';
+import { ApiError, call } from '../api';
+import { AgentEvent, Job } from '../schemas';
 
 export const TERMINAL_KINDS = new Set(['final', 'error']);
 const RETRY_MIN_MS = 500;
@@ -90,17 +90,21 @@ export function useJobStream(jobId: string): JobStream {
           delay = RETRY_MIN_MS;
           const parser = createParser({ onEvent: (event) => accept(event.data) });
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+          const before = lastSequence;
           for (;;) {
             const { value, done } = await reader.read();
             if (done) break;
             parser.feed(value);
           }
+          // The server closed the stream with nothing new and no terminal event: a job that ended without one (a
+          // cancel recorded before the worker ran) has nothing more to send, so ask the job instead of reconnecting.
+          if (!finished && lastSequence === before && (await jobEnded(jobId, controller.signal))) finished = true;
         } catch (err) {
           if (controller.signal.aborted) return;
           void err;
         }
         flush();
-        setState((s) => ({ ...s, connected: false }));
+        setState((s) => ({ ...s, connected: false, finished }));
         if (finished || controller.signal.aborted) break;
         reconnects += 1;
         await new Promise((resolve) => setTimeout(resolve, delay));
@@ -117,4 +121,11 @@ export function useJobStream(jobId: string): JobStream {
   }, [jobId]);
 
   return state.jobId === jobId ? state : EMPTY;
+}
+
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
+
+async function jobEnded(jobId: string, signal: AbortSignal): Promise<boolean> {
+  const job = await call(`/api/v1/jobs/${encodeURIComponent(jobId)}`, Job, { signal }).catch(() => null);
+  return job !== null && ENDED.has(job.status);
 }

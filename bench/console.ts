@@ -82,7 +82,19 @@ interface Stack {
   pool: Pool;
   queue: QueueStore;
   cookies: Array<{ name: string; value: string; url: string }>;
+  /** The ingest API itself and a token for it: the stream read without the console in between. */
+  apiUrl: string;
+  apiToken: string;
   close(): Promise<void>;
+}
+
+/** ms to read a whole event stream (a finished job: it replays and closes), over plain HTTP. */
+async function readStream(url: string, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers } });
+  if (!res.ok || !res.body) throw new Error(`${url} answered ${res.status}`);
+  for await (const chunk of res.body) void chunk;
+  return performance.now() - started;
 }
 
 async function seedWorkflows(pool: Pool, userId: string, count: number): Promise<void> {
@@ -258,7 +270,19 @@ async function startStack(
     });
     const streamJob = await seedRunningJob(pool, user.id, `stream-${suffix}`);
     const doneJob = await seedRunningJob(pool, user.id, `done-${suffix}`);
-    return { consoleUrl, bareUrl, pool, queue, cookies, user: user.id, streamJob, doneJob, close };
+    return {
+      consoleUrl,
+      bareUrl,
+      pool,
+      queue,
+      cookies,
+      apiUrl: api.baseUrl,
+      apiToken: token,
+      user: user.id,
+      streamJob,
+      doneJob,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;
@@ -381,6 +405,21 @@ async function main(): Promise<void> {
     const spans = [...streamSpans].sort((a, b) => a - b);
     if (spans.length > 0)
       console.log(`  ${'  of which the stream itself (request to last byte)'.padEnd(46)} ${ms(median(spans))}`);
+    const direct: number[] = [];
+    const proxied: number[] = [];
+    const cookie = stack.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    for (let i = 0; i < runs; i += 1) {
+      direct.push(
+        await readStream(`${stack.apiUrl}/v1/jobs/${stack.doneJob.job_id}/stream`, {
+          authorization: `Bearer ${stack.apiToken}`,
+        }),
+      );
+      proxied.push(await readStream(`${stack.consoleUrl}/api/v1/jobs/${stack.doneJob.job_id}/stream`, { cookie }));
+    }
+    console.log(
+      `  ${'  the same stream read by Node: ingest API'.padEnd(46)} ${ms(median(direct.sort((a, b) => a - b)))}` +
+        `   through the console ${ms(median(proxied.sort((a, b) => a - b)))}`,
+    );
 
     // Frame time while the events stream in, beside the bare page's frames over the same span.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -220,7 +220,7 @@ test('another user’s job address shows the forbidden page', async () => {
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('an admin approves a pending user, sets a budget, and cannot disable itself', async () => {
+test('an admin approves a pending user, sets a budget and a role, and cannot disable itself', async () => {
   await stack.createUser({ email: 'boss@example.test', role: 'admin' });
   await stack.createUser({ email: 'waiting@example.test', approved: false });
   const { page, problems } = await openAs('boss@example.test', '/admin');
@@ -237,6 +237,13 @@ test('an admin approves a pending user, sets a budget, and cannot disable itself
     `SELECT budget_cents, banned FROM ${stack.tables.users} WHERE email = 'waiting@example.test'`,
   );
   expect(rows[0]).toEqual({ budget_cents: 1250, banned: false });
+
+  await page.getByLabel('Role of waiting@example.test').selectOption('admin');
+  await page.getByRole('status').getByText('waiting@example.test: role set to admin.').waitFor();
+  const promoted = await stack.infra.db.pool.query<{ role: string }>(
+    `SELECT role FROM ${stack.tables.users} WHERE email = 'waiting@example.test'`,
+  );
+  expect(promoted.rows[0]!.role).toBe('admin');
 
   await page.getByRole('button', { name: 'Disable boss@example.test' }).click();
   await page.getByRole('alert').getByText('an admin cannot disable or demote itself').waitFor();

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { createCredentialUser } from '../../auth/credential-users';
 import { consoleTokenPath, startStackConsole, type StackConsole } from '../../stack/console';
 import { ensureFirstAdmin, firstAdminPath } from '../../stack/first-admin';
+import { stackConsoleEnv } from '../../stack/config';
 import { startIdentityService, type StackIdentity } from '../../stack/identity';
+import { stackIdentityEnv } from '../../stack/identity-config';
 import { freePort } from './console-bff-harness';
 import { testPostgresDsn, uniqueSuffix } from './env';
 import { createTestDatabase, type TestDatabase } from './harness';
@@ -23,15 +25,19 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-stack-console-'));
   identitySchema = `id_${uniqueSuffix()}`;
   consolePort = await freePort();
+  // Parsed as `npm start` parses it: the console's port makes its origins trusted ones of the identity service.
   identity = await startIdentityService({
-    env: { AUTH_PORT: '0', DATABASE_SCHEMA: identitySchema },
+    config: stackIdentityEnv.parse({
+      AUTH_PORT: '0',
+      DATABASE_SCHEMA: identitySchema,
+      POSTGRES_SCHEMA: db.schema,
+      CONSOLE_PORT: String(consolePort),
+    }),
     dataDir,
     pool: db.pool,
     databaseUrl: testPostgresDsn,
-    ingestSchema: db.schema,
     instanceId: 'stack-console-test',
     logLevel: 'silent',
-    consoleOrigins: [`http://localhost:${consolePort}`, `http://127.0.0.1:${consolePort}`],
   });
 });
 
@@ -57,7 +63,7 @@ test('the first start creates an admin whose printed password signs in through t
   expect(fs.readFileSync(firstAdminPath(dataDir), 'utf8')).toBe(`admin@keel.localhost\n${first.password}\n`);
 
   webConsole = await startStackConsole({
-    env: { CONSOLE_PORT: String(consolePort) },
+    config: stackConsoleEnv.parse({ CONSOLE_PORT: String(consolePort) }),
     dataDir,
     pool: db.pool,
     identity: identity!,

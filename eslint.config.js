@@ -2,38 +2,44 @@
 const tseslint = require('typescript-eslint');
 const importX = require('eslint-plugin-import-x');
 const prettier = require('eslint-config-prettier');
+const reactHooks = require('eslint-plugin-react-hooks');
 
-/** Workflow code is replayed by Temporal, so it may not reach I/O, clocks or our side-effecting modules. */
-const workflowRestrictions = {
-  patterns: [
-    { group: ['node:*'], message: 'Workflow code must not import Node built-ins (determinism).' },
-    { group: ['pg', 'ioredis', 'fastify', 'fastify/*', '@fastify/*', 'openai'], message: 'Workflow code does no I/O.' },
-    {
-      group: ['../activities/*', '../activities', '**/activities/**'],
-      allowTypeImports: true,
-      message: 'Import activities with `import type` and call them through proxyActivities.',
-    },
-    { group: ['../db/*', '../queue/*', '../api/*', '../stack/*'], message: 'Workflow code does no I/O.' },
-  ],
-  paths: [
-    'fs',
-    'path',
-    'os',
-    'crypto',
-    'http',
-    'https',
-    'net',
-    'child_process',
-    'process',
-    'events',
-    'stream',
-    'timers',
-    'worker_threads',
-    'dns',
-    'url',
-    'util',
-  ].map((name) => ({ name, message: 'Workflow code must not import Node built-ins (determinism).' })),
-};
+const { builtinModules } = require('node:module');
+
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Every Node built-in, bare and with the `node:` scheme (`fs`, `node:fs`, `fs/promises`, `node:test`, …). */
+const nodeBuiltins = [
+  ...new Set(builtinModules.flatMap((name) => [name.replace(/^node:/, ''), `node:${name.replace(/^node:/, '')}`])),
+];
+const builtinPattern = `(?:${nodeBuiltins.map(escapeRegex).join('|')})$`;
+
+/**
+ * An allowlist as a restriction: every import whose specifier is not allowed (and not a Node built-in, which gets its
+ * own message) is refused; `import type` of anything stays allowed, since types leave no code in the bundle.
+ */
+const onlyAllow = (allowed, message) => ({
+  paths: nodeBuiltins.map((name) => ({
+    name,
+    allowTypeImports: true,
+    message: 'Node built-ins are not deterministic (I/O, clocks, randomness) and are not in the workflow sandbox.',
+  })),
+  patterns: [{ regex: `^(?!${builtinPattern})(?!(?:${allowed.join('|')})).*`, allowTypeImports: true, message }],
+});
+
+/**
+ * Workflow code is replayed by Temporal, so it imports by value only the workflow SDK, its own files and pure/ (the
+ * deterministic helpers); everything else it may import only as types (`import type`). docs/layout.md.
+ */
+const workflowImports = onlyAllow(
+  ['@temporalio/workflow$', '\\./[^/]+$', '\\.\\./pure/[^/]+$'],
+  'Workflow code imports by value only @temporalio/workflow, workflows/ files and pure/; anything else as `import type` (determinism).',
+);
+
+/** pure/ is what workflow code may import, so it imports nothing with side effects itself. */
+const pureImports = onlyAllow(
+  ['@temporalio/(?:common|workflow)$', '\\./[^/]+$'],
+  'pure/ imports by value only its own files and @temporalio/common or @temporalio/workflow; anything else as `import type`.',
+);
 
 /**
  * The layers of docs/layout.md, checked on every import (type imports included): a folder may import only from
@@ -41,7 +47,7 @@ const workflowRestrictions = {
  * may import anything.
  */
 const LAYERS = {
-  edge: ['api', 'auth', 'chat'],
+  edge: ['api', 'auth', 'chat', 'console'],
   application: ['jobs'],
   domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay', 'capabilities'],
   infrastructure: ['db', 'queue', 'http', 'config'],
@@ -103,10 +109,24 @@ module.exports = tseslint.config(
   },
   {
     files: ['workflows/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': ['error', workflowRestrictions],
+      '@typescript-eslint/no-restricted-imports': ['error', workflowImports],
     },
+  },
+  {
+    files: ['pure/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', pureImports],
+    },
+  },
+  {
+    // The console's browser code (its own tsconfig: DOM, JSX, bundler resolution) keeps React's rules of hooks.
+    files: ['console/web/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     files: ['**/*.test.ts', 'test/**/*.ts'],

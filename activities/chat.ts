@@ -3,10 +3,14 @@ import type { Pool } from 'pg';
 import { relayJobEvents } from './chat-relay';
 import type { ChatWebApi } from '../chat-relay/web-api';
 import type { QueueStore } from '../queue/queue-store';
-import type { ChatDelivery, ChatRelayInput, ChatRelaySlice, ChatRelayState } from '../chat-relay/definitions';
-
-export const CHAT_NOT_CONFIGURED = 'ChatNotConfigured';
-export const CHAT_REFUSED = 'ChatRefused';
+import {
+  CHAT_NOT_CONFIGURED,
+  CHAT_REFUSED,
+  type ChatDelivery,
+  type ChatRelayInput,
+  type ChatRelaySlice,
+  type ChatRelayState,
+} from '../chat-relay/definitions';
 
 /** How long one relay activity follows a job before handing back to its workflow. */
 const RELAY_SLICE_MS = 10 * 60_000;

@@ -1,29 +1,17 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { ConfigError } from '../config/parse-env';
-import type { ConnectorName } from '../connectors/contract';
+import {
+  CONNECTOR_FAILED,
+  CONNECTOR_NOT_CONFIGURED,
+  type ConnectorRunInput,
+  type ConnectorRunResult,
+} from '../connectors/definitions';
 import { RecordInvalidError } from '../connectors/hub-writer';
 import { runConnectorOnce } from '../connectors/run-once';
 import { CursorInvalidError } from '../connectors/run';
 import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
 import type { KnowledgeHub } from '../kb/hub';
-
-export const CONNECTOR_FAILED = 'ConnectorFailed';
-export const CONNECTOR_NOT_CONFIGURED = 'ConnectorNotConfigured';
-
-export interface ConnectorRunInput {
-  connector: ConnectorName;
-}
-
-export interface ConnectorRunResult {
-  connector: ConnectorName;
-  records: number;
-  written: number;
-  unchanged: number;
-  bytes: number;
-  /** Paths the index refused (`path: reason`). */
-  indexProblems: string[];
-}
 
 /** While a long step (a clone) reports nothing, the last progress is heartbeated this often. */
 const HEARTBEAT_EVERY_MS = 20_000;

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { appendEvent as storeEvent, JobNotRecordedError, type EventIds } from '../events/store';
 import { checkPayload, eventDraft, type EventDraft, type EventEnvelope } from '../events/envelope';
 import type { QueueStore } from '../queue/queue-store';
-
-export const INVALID_EVENT = 'InvalidEvent';
+import { INVALID_EVENT, JOB_NOT_RECORDED } from '../workflows/definitions';
 
 export interface AppendEventInput {
   ids: EventIds;
@@ -46,7 +45,7 @@ export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
       } catch (err) {
         // The job row commits with the submission; until then, retry.
         if (err instanceof JobNotRecordedError)
-          throw ApplicationFailure.create({ message: err.message, type: err.name });
+          throw ApplicationFailure.create({ message: err.message, type: JOB_NOT_RECORDED });
         throw err;
       }
     },

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { setJobStatus, type JobStatus, type JobUsage } from '../db/jobs';
 import { archiveRunGraph } from '../events/run-graph-store';
+import { JOB_NOT_RECORDED } from '../workflows/definitions';
 
 export function jobActivities(deps: { pool: Pool }) {
   return {
@@ -19,7 +20,7 @@ export function jobActivities(deps: { pool: Pool }) {
         usage: input.usage,
       });
       if (!found) {
-        throw ApplicationFailure.create({ type: 'JobNotRecorded', message: `job ${input.jobId} has no row yet` });
+        throw ApplicationFailure.create({ type: JOB_NOT_RECORDED, message: `job ${input.jobId} has no row yet` });
       }
     },
     /** Builds and keeps the run graph of a job that is ending with `outcome` (rebuilt if run again). */

@@ -1,4 +1,4 @@
-/** The team-chat relay's inputs and state. Types only, shared by the relay workflow, its activities and the API. */
+/** The team-chat relay's inputs, state and failure types, shared by the relay workflow, its activities and the API. */
 
 /** Where a turn's replies go: the thread it came from. */
 export interface ChatThreadRef {
@@ -37,3 +37,8 @@ export interface ChatDelivery extends ChatThreadRef {
 export function chatRelayWorkflowId(jobId: string): string {
   return `chatapp-relay/${jobId}`;
 }
+
+/** The chat system refused a Web API call in a way retrying cannot fix; the failure names its error code. */
+export const CHAT_REFUSED = 'ChatRefused';
+/** This worker has no bot token; retried, since another worker of the queue may have one. */
+export const CHAT_NOT_CONFIGURED = 'ChatNotConfigured';

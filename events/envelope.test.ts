@@ -71,6 +71,6 @@ describe('payload contracts', () => {
   });
 
   test('kinds without a contract are accepted as they are', () => {
-    expect(checkPayload('thinking', { anything: [1, 2] })).toEqual({ anything: [1, 2] });
+    expect(checkPayload('ui_action', { anything: [1, 2] })).toEqual({ anything: [1, 2] });
   });
 });

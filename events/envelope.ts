@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { PAYLOAD_CONTRACTS } from './payloads';
+import { LEVEL_ROLE } from '../pure/roles';
+import { EVENT_PAYLOADS, hasContract } from './payloads';
 
 export const SCHEMA_VERSION = '1';
 
 /** `L1.` to `L4.` followed by a role name, e.g. `L2.architect`. */
-export const agentRole = z.string().regex(/^L[1-4]\.[a-z][a-z0-9_]*$/, 'L1.–L4. prefix followed by a role name');
+export const agentRole = z.string().regex(LEVEL_ROLE, 'L1.–L4. prefix followed by a role name');
 
 /** The AgentEvent envelope, exactly the spec's fields. Unknown kinds pass through with any object payload. */
 export const eventEnvelope = z.object({
@@ -32,6 +33,5 @@ export type EventDraft = z.infer<typeof eventDraft>;
 
 /** Validates a draft's payload against its kind's contract, when the kind has one. */
 export function checkPayload(kind: string, payload: Record<string, unknown>): Record<string, unknown> {
-  const contract = PAYLOAD_CONTRACTS[kind];
-  return contract ? contract.parse(payload) : payload;
+  return hasContract(kind) ? EVENT_PAYLOADS[kind].parse(payload) : payload;
 }

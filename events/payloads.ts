@@ -1,75 +1,159 @@
 import { z } from 'zod';
+import { RUNGS } from '../pure/rungs';
 import { skillPayloads } from './skill-payloads';
 
 /**
- * Payload contracts of the kinds whose fields the spec fixes (plus the ones Keel emits today).
- * Objects are loose: the catalog grows by adding fields, and older consumers ignore them.
+ * The payload contract of every kind Keel emits, with the spec's fields where it states them and Keel's own beside them
+ * (docs/events.md lists them). The append activity parses each draft against its kind's contract; workflow code emits
+ * through `EventPayload<K>` (types only), so an unknown kind or a wrong payload does not compile. Objects are loose
+ * at parse time: the catalog grows by adding fields, and older consumers ignore them. Kinds without a contract
+ * (another writer's, or a future one) still pass through the stream to clients.
  */
-export const routingDecisionPayload = z.looseObject({
-  /** Absent only on the legacy job-level variant, which must not be attributed to a level. */
-  level_id: z.string().optional(),
-  provider: z.string(),
-  /** The intended model; may be empty. */
-  model: z.string(),
-  tier: z.string(),
-  model_candidates: z.array(z.looseObject({ provider: z.string(), model: z.string() })),
-});
 
-export const levelFinishedPayload = z.looseObject({
-  ok: z.boolean(),
-  attempt: z.number().int().min(1),
-  duration_ms: z.number().int().min(0),
-  cost_usd: z.number().min(0),
-  output_preview: z.string(),
-  verdict: z.string().optional(),
-  /** Only for levels that called an LLM: the model that actually answered. */
-  provider: z.string().optional(),
-  model: z.string().optional(),
-  deterministic: z.literal(true).optional(),
-});
+const levelId = z.string().min(1);
+const count = z.number().int().min(0);
+const attempt = z.number().int().min(1);
+const usd = z.number().min(0);
+const rung = z.enum(RUNGS);
 
-export const modelFallbackPayload = z.looseObject({
-  from_model: z.string(),
-  to_model: z.string(),
-  to_provider: z.string(),
-  reason: z.string(),
-});
+export const EVENT_PAYLOADS = {
+  // Job and scenario (agent_role L1.team_lead, which speaks for the job)
+  scenario_started: z.looseObject({ scenario: z.string(), levels: z.array(z.string()) }),
+  scenario_finished: z.looseObject({ scenario: z.string() }),
+  scenario_chained: z.looseObject({
+    from: z.string(),
+    to: z.string(),
+    /** The follow-up prompts that made the job run its scenario again, when that is why. */
+    follow_up_prompts: z.array(z.string()).optional(),
+  }),
+  agent_handoff: z.looseObject({ from: z.string(), to: z.string(), attempt }),
+  gate_decision: z.looseObject({
+    level_id: levelId,
+    /** Which verification of the job this is. */
+    attempt,
+    decision: z.enum(['pass', 'retry', 'escalate', 'fail']),
+    /** `pass` only. */
+    verdict: z.string().optional(),
+    /** `retry` (the executor) and `escalate` (the issuing L2 level). */
+    to: z.string().optional(),
+    deltas: z.array(z.string()).optional(),
+  }),
+  budget_consumed: z.looseObject({
+    level_id: levelId,
+    level_cost_usd: usd,
+    total_usd: usd,
+    limit_usd: usd.nullable(),
+  }),
+  budget_exceeded: z.looseObject({ total_usd: usd, limit_usd: usd.nullable() }),
+  final: z.looseObject({
+    agent_message: z.string(),
+    summary: z.string(),
+    /** Cumulative across chained scenarios. */
+    created_files: z.array(z.string()),
+    /** The strongest rung any level asked for; null when none did. */
+    effort: rung.nullable().optional(),
+    reasoning_tokens: count.optional(),
+    cost_usd: usd.optional(),
+    /** A roadmap job's roadmap, a discovery job's vertical (docs/capabilities.md). */
+    roadmap_id: z.string().optional(),
+    vertical_id: z.string().optional(),
+  }),
+  error: z.looseObject({
+    retryable: z.boolean(),
+    message: z.string(),
+    /** `cancelled`, `verification_failed`, `budget_exceeded` or `job_failed`. */
+    code: z.string().optional(),
+  }),
+  prompt_appended: z.looseObject({ prompt_id: z.string(), preview: z.string() }),
 
-export const fileCreatedPayload = z.looseObject({
-  path: z.string(),
-  sha256: z.string(),
-  size_bytes: z.number().int().min(0),
-});
+  // Level lifecycle (agent_role = the level's role)
+  node_started: z.looseObject({ node_id: levelId, role: z.string(), attempt }),
+  node_finished: z.looseObject({ node_id: levelId, ok: z.boolean() }),
+  routing_decision: z.looseObject({
+    /** Absent only on the legacy job-level variant, which must not be attributed to a level. */
+    level_id: levelId.optional(),
+    provider: z.string(),
+    /** The intended model; may be empty. */
+    model: z.string(),
+    model_display_name: z.string().optional(),
+    tier: z.string(),
+    model_candidates: z.array(
+      z.looseObject({
+        provider: z.string(),
+        model: z.string(),
+        tier: z.string().optional(),
+        effort: rung.nullable().optional(),
+      }),
+    ),
+    /** The budget band's tiers, leading tier first; null when the role or budget gave none. */
+    band: z.array(z.string()).nullable().optional(),
+    band_dropped: z.boolean().optional(),
+    /** No configured provider could serve the level; the offline demo model stands in. */
+    offline: z.boolean().optional(),
+  }),
+  level_started: z.looseObject({ level_id: levelId, role: z.string(), attempt }),
+  level_finished: z.looseObject({
+    ok: z.boolean(),
+    attempt,
+    duration_ms: count,
+    cost_usd: usd,
+    output_preview: z.string(),
+    verdict: z.string().optional(),
+    /** Only for levels that called an LLM: the model that actually answered. */
+    provider: z.string().optional(),
+    model: z.string().optional(),
+    /** The strongest rung the level's calls asked for. */
+    effort: rung.optional(),
+    reasoning_tokens: count.optional(),
+    /** A level composed in code. */
+    deterministic: z.literal(true).optional(),
+    /** The non-LLM intent it answered (`command`, `rule`, `fact`). */
+    intent: z.string().optional(),
+  }),
+  model_fallback: z.looseObject({
+    level_id: levelId.optional(),
+    from_model: z.string(),
+    to_model: z.string(),
+    to_provider: z.string(),
+    reason: z.string(),
+  }),
+  verifier_started: z.looseObject({ level_id: levelId, attempt }),
+  verifier_finished: z.looseObject({
+    level_id: levelId,
+    verdict: z.enum(['pass', 'fail', 'unknown']),
+    deltas: z.array(z.string()),
+  }),
 
-export const askUserPayload = z.looseObject({ call_id: z.string(), question: z.string() });
-export const approvalRequestedPayload = z.looseObject({ approval_id: z.string() });
+  // Agent activity
+  prompt_sent: z.looseObject({ level_id: levelId, round: attempt, preview: z.string() }),
+  tool_call: z.looseObject({ level_id: levelId, call_id: z.string(), name: z.string() }),
+  tool_result: z.looseObject({ level_id: levelId, call_id: z.string(), preview: z.string() }),
+  file_created: z.looseObject({ path: z.string(), sha256: z.string(), size_bytes: count }),
+  thinking: z.looseObject({ level_id: levelId, round: attempt, summary: z.string() }),
+  heartbeat: z.looseObject({ level_id: levelId, round: attempt, waiting_ms: count }),
 
-export const finalPayload = z.looseObject({
-  agent_message: z.string(),
-  summary: z.string(),
-  /** Cumulative across chained scenarios. */
-  created_files: z.array(z.string()),
-});
+  // People
+  ask_user: z.looseObject({ call_id: z.string(), question: z.string(), level_id: levelId }),
+  approval_requested: z.looseObject({
+    approval_id: z.string(),
+    call_id: z.string(),
+    action: z.string(),
+    reason: z.string(),
+  }),
 
-export const errorPayload = z.looseObject({
-  retryable: z.boolean(),
-  message: z.string(),
-  code: z.string().optional(),
-});
-
-export const PAYLOAD_CONTRACTS: Record<string, z.ZodType<Record<string, unknown>>> = {
-  routing_decision: routingDecisionPayload,
-  level_finished: levelFinishedPayload,
-  model_fallback: modelFallbackPayload,
-  file_created: fileCreatedPayload,
-  ask_user: askUserPayload,
-  approval_requested: approvalRequestedPayload,
-  final: finalPayload,
-  error: errorPayload,
+  // Skill acquisition: capability roadmaps, product builds of work items, vertical discovery
   ...skillPayloads,
-};
+} as const;
 
-export type FinalPayload = z.infer<typeof finalPayload>;
-export type ErrorPayload = z.infer<typeof errorPayload>;
-export type LevelFinishedPayload = z.infer<typeof levelFinishedPayload>;
-export type RoutingDecisionPayload = z.infer<typeof routingDecisionPayload>;
+/** A kind Keel emits: one with a payload contract. */
+export type EventKind = keyof typeof EVENT_PAYLOADS;
+
+/**
+ * What an emitter writes for `kind`: exactly the contract's fields (no index signature, so a misspelt field is a
+ * compile error too), before the append activity fills in what it measures (`duration_ms`).
+ */
+export type EventPayload<K extends EventKind> = z.input<z.ZodObject<(typeof EVENT_PAYLOADS)[K]['shape']>>;
+
+export function hasContract(kind: string): kind is EventKind {
+  return Object.hasOwn(EVENT_PAYLOADS, kind);
+}

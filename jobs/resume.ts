@@ -7,7 +7,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTerminalStatus, type JobRow } from '../db/jobs';
 import { ConflictError, UnavailableError } from '../http/errors';
-import { JOB_NOT_PAUSED, resumeUpdate, UNKNOWN_CALL_ID } from '../workflows/human-input';
+import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID } from '../workflows/definitions';
+import { resumeUpdate } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
 import { redactPrompt } from './redact';
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { fieldPath, isRecord, missingIsRequired, type Checked } from '../config/schema-helpers';
 import { REQUIREMENTS, RUNGS } from '../routing/catalog/types';
+import { LEVEL_ROLE } from '../pure/roles';
 
 /** Every tool a level may be offered, in the contract's order. */
 export const LEVEL_TOOLS = ['write_file', 'edit_file', 'ask_user', 'request_approval', 'kb_search'] as const;
@@ -19,9 +20,6 @@ export const FILE_TOOLS: readonly LevelTool[] = ['write_file', 'edit_file'];
 
 /** Names are file names (`<name>.yaml`) and appear in events, so they are lowercase slugs: `build`, `bug-fix`. */
 export const SCENARIO_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
-
-/** `L<1-4>.<name>`; routing reads the `L<n>.` prefix to choose the budget band. */
-export const LEVEL_ROLE = /^L[1-4]\.[a-z][a-z0-9_]*$/;
 
 /** The fields that only make sense for a level that calls an LLM. */
 const LLM_ONLY_FIELDS = ['tools', 'pins', 'fallback', 'effort', 'requirements'] as const;

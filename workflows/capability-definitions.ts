@@ -1,5 +1,6 @@
 import type { JobIds, JobInput } from './definitions';
-import type { SkillEventKind, SkillPayload } from '../events/skill-payloads';
+import type { EventPayload } from '../events/payloads';
+import type { SkillEventKind } from '../events/skill-payloads';
 import type { Emit } from './emit';
 
 /** Same-level rule for acquisition units: the first attempt plus this many retries, then the roadmap is blocked. */
@@ -71,7 +72,7 @@ export function emitSkill<K extends SkillEventKind>(
   emit: Emit,
   role: string,
   kind: K,
-  payload: SkillPayload<K>,
+  payload: EventPayload<K>,
 ): ReturnType<Emit> {
   return emit(role, kind, payload);
 }

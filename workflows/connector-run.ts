@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { ConnectorRunInput, ConnectorRunResult } from '../activities/connectors';
+import type { ConnectorRunInput, ConnectorRunResult } from '../connectors/definitions';
 
 // One activity does the whole run (clone, iterate, write, index): its cursor is stored as it goes, so a retry resumes
 // where the failed attempt stopped. It heartbeats its progress (records, bytes), which the Temporal UI shows as the

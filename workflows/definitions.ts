@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Intent } from './intents';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
-import type { Rung } from '../routing/catalog/types';
+import type { Rung } from '../pure/rungs';
 
 /** Ids every event of a job carries. */
 export interface JobIds {
@@ -107,3 +107,28 @@ export const interruptRaisedSignal = defineSignal<[Interrupt]>('interruptRaised'
 export const interruptClearedSignal = defineSignal<[{ call_id: string }]>('interruptCleared');
 /** Job → child: the answer to an ask_user call, relayed from the resume Update. */
 export const answerSignal = defineSignal<[{ call_id: string; answer: string }]>('answer');
+
+/*
+ * ApplicationFailure types of the job and level families, in one place so a thrower and a reader cannot drift apart
+ * (types, never class names: class names do not survive bundling).
+ */
+
+/** The job: verification still failing after retries and one escalation (error code `verification_failed`). */
+export const VERIFICATION_FAILED = 'VerificationFailed';
+/**
+ * The job or one of its levels would spend past the job's budget (error code `budget_exceeded`). A level's failure
+ * carries what it spent as `details[0]`, which the job adds to its total.
+ */
+export const BUDGET_EXCEEDED = 'BudgetExceeded';
+/** The resume Update's validator: the job waits on no `ask_user` question (the API answers 409 job_not_paused). */
+export const JOB_NOT_PAUSED = 'JobNotPaused';
+/** The resume Update's validator: the job waits on other questions (409 unknown_call_id). */
+export const UNKNOWN_CALL_ID = 'UnknownCallId';
+/** The appendPrompt Update's validator: the job has run its last level; the API starts a new job instead. */
+export const JOB_CLOSING = 'JobClosing';
+/** An activity found no row for the job yet (its submission has not committed); retried until it has. */
+export const JOB_NOT_RECORDED = 'JobNotRecorded';
+/** An event draft its kind's payload contract refuses: a bug in the emitter, so not retried. */
+export const INVALID_EVENT = 'InvalidEvent';
+/** A level: the model kept calling tools past the level's round limit. */
+export const TOOL_ROUNDS_EXHAUSTED = 'ToolRoundsExhausted';

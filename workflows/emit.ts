@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { EventKind, EventPayload } from '../events/payloads';
 import type { JobIds } from './definitions';
 
 const { appendEvent } = proxyActivities<Activities>({
@@ -7,10 +8,11 @@ const { appendEvent } = proxyActivities<Activities>({
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
-export type Emit = (
+/** Typed by kind: a kind without a contract in events/payloads.ts, or a payload its contract refuses, does not compile. */
+export type Emit = <K extends EventKind>(
   role: string,
-  kind: string,
-  payload: Record<string, unknown>,
+  kind: K,
+  payload: EventPayload<K>,
   options?: { durationSince?: string },
 ) => Promise<{ occurred_at: string; sequence: number }>;
 

@@ -15,7 +15,7 @@ export interface ResumeInput {
 /**
  * Update sent to the JOB workflow (id = job id) by `POST /v1/jobs/:id/resume`. An update rather than a signal so the
  * caller learns at once whether the answer was taken: the job's validator rejects it with an ApplicationFailure of
- * type JOB_NOT_PAUSED or UNKNOWN_CALL_ID.
+ * type JOB_NOT_PAUSED or UNKNOWN_CALL_ID (definitions.ts).
  */
 export const resumeUpdate = defineUpdate<{ accepted: true }, [ResumeInput]>('resume');
 
@@ -45,10 +45,6 @@ export interface PendingInterrupt {
 /** Query: the job's open questions, empty when it is not paused. */
 export const interruptsQuery = defineQuery<PendingInterrupt[]>('interrupts');
 
-/** ApplicationFailure types the resume validator throws; the API maps them to 409 codes. */
-export const JOB_NOT_PAUSED = 'JobNotPaused';
-export const UNKNOWN_CALL_ID = 'UnknownCallId';
-
 /** A prompt appended to a workflow while its job runs (`POST /v1/workflows/:id/prompts`). */
 export interface AppendedPrompt {
   prompt_id: string;
@@ -64,6 +60,3 @@ export interface AppendedPrompt {
  * update id, so a retried delivery is taken once.
  */
 export const appendPromptUpdate = defineUpdate<{ accepted: true }, [AppendedPrompt]>('appendPrompt');
-
-/** ApplicationFailure type of an appendPrompt refused because the job has run its last level. */
-export const JOB_CLOSING = 'JobClosing';

@@ -12,14 +12,20 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { strongestRung } from '../routing/resolve/effort';
+import { failureChain } from '../pure/failure-chain';
+import { strongestRung } from '../pure/rungs';
 import { KEEL_STATUS } from '../pure/search-attributes';
 import {
   answerSignal,
+  BUDGET_EXCEEDED,
   interruptClearedSignal,
   interruptRaisedSignal,
+  JOB_CLOSING,
+  JOB_NOT_PAUSED,
   jobProgressQuery,
   levelWorkflowId,
+  UNKNOWN_CALL_ID,
+  VERIFICATION_FAILED,
   type Interrupt,
   type JobInput,
   type JobProgress,
@@ -28,16 +34,8 @@ import {
 } from './definitions';
 import { createEmitter } from './emit';
 import { classifyIntent, type Intent } from './intents';
-import {
-  appendPromptUpdate,
-  interruptsQuery,
-  JOB_CLOSING,
-  JOB_NOT_PAUSED,
-  resumeUpdate,
-  UNKNOWN_CALL_ID,
-  type AppendedPrompt,
-} from './human-input';
-import { BUDGET_EXCEEDED, runLevel } from './level';
+import { appendPromptUpdate, interruptsQuery, resumeUpdate, type AppendedPrompt } from './human-input';
+import { runLevel } from './level';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 
 const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activities>({
@@ -49,9 +47,6 @@ const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activit
 const JOB_ROLE = 'L1.team_lead';
 /** Same-level conflicts: the verifier may send work back this many times before the issuing L2 level is asked again. */
 export const MAX_SAME_LEVEL_RETRIES = 3;
-/** Error types a job can end with. */
-export const VERIFICATION_FAILED = 'VerificationFailed';
-export const JOB_BUDGET_EXCEEDED = 'BudgetExceeded';
 /** The first scenario when the job names none. */
 export const DEFAULT_SCENARIO = 'build';
 
@@ -208,7 +203,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     if (input.budgetUsd !== undefined && spentUsd > input.budgetUsd) {
       await emit(JOB_ROLE, 'budget_exceeded', { total_usd: spentUsd, limit_usd: input.budgetUsd });
       throw ApplicationFailure.create({
-        type: JOB_BUDGET_EXCEEDED,
+        type: BUDGET_EXCEEDED,
         message: `the job spent $${spentUsd.toFixed(4)}, past its $${input.budgetUsd.toFixed(4)} budget`,
         nonRetryable: true,
       });
@@ -393,48 +388,28 @@ function summarize(results: LevelResult[], files: string[]): string {
 
 /** The failure's own type where Keel gave it one (budget, verification), else a generic code. */
 function errorCode(err: unknown): string {
-  for (
-    let current = err as { type?: string; cause?: unknown } | undefined;
-    current;
-    current = current.cause as typeof current
-  ) {
-    if (current.type === VERIFICATION_FAILED) return 'verification_failed';
-    if (current.type === JOB_BUDGET_EXCEEDED) return 'budget_exceeded';
+  for (const link of failureChain(err)) {
+    if (link.type === VERIFICATION_FAILED) return 'verification_failed';
+    if (link.type === BUDGET_EXCEEDED) return 'budget_exceeded';
   }
   return 'job_failed';
 }
 
 /** The first failure in the chain (child → activity → cause) with this ApplicationFailure type. */
 function failureOfType(err: unknown, type: string): { details?: unknown } | undefined {
-  for (
-    let current = err as { type?: string; details?: unknown; cause?: unknown } | undefined;
-    current;
-    current = current.cause as typeof current
-  ) {
-    if (current.type === type) return current;
-  }
+  for (const link of failureChain(err)) if (link.type === type) return link;
   return undefined;
 }
 
 /** A failure whose cause was marked non-retryable (e.g. a provider refusing the request) will fail again. */
 function isNonRetryable(err: unknown): boolean {
-  for (
-    let current = err as { nonRetryable?: boolean; cause?: unknown } | undefined;
-    current;
-    current = current.cause as typeof current
-  ) {
-    if (current.nonRetryable) return true;
-  }
+  for (const link of failureChain(err)) if (link.nonRetryable) return true;
   return false;
 }
 
 /** The innermost message of a failure chain (child → activity → cause) is the one a user can act on. */
 function describe(err: unknown): string {
-  let current = err as { message?: string; cause?: unknown } | undefined;
-  let message = current?.message ?? String(err);
-  while (current?.cause) {
-    current = current.cause;
-    if (current.message) message = current.message;
-  }
+  let message = (err as { message?: string } | undefined)?.message ?? String(err);
+  for (const link of failureChain(err)) if (link.message) message = link.message;
   return message;
 }

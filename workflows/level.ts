@@ -12,13 +12,15 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { Rung } from '../routing/catalog/types';
 import type { ChatMessage, ToolCall } from '../routing/chat-types';
-import { strongestRung } from '../routing/resolve/effort';
+import { strongestRung, type Rung } from '../pure/rungs';
+import { parseToolArguments } from '../pure/tool-arguments';
 import {
   answerSignal,
+  BUDGET_EXCEEDED,
   interruptClearedSignal,
   interruptRaisedSignal,
+  TOOL_ROUNDS_EXHAUSTED,
   type LevelInput,
   type LevelResult,
 } from './definitions';
@@ -42,12 +44,8 @@ const { runWorkspaceTool, createApproval, markJobStatus, searchKnowledgeBase } =
   retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
 });
 
-/** Error type for an executor whose model keeps calling tools past the round limit. */
-export const TOOL_ROUNDS_EXHAUSTED = 'ToolRoundsExhausted';
 /** `heartbeat` event interval while a model call runs, unless the job sets its own. */
 const DEFAULT_HEARTBEAT_MS = 15_000;
-/** Error type for a level that would spend past the job's budget. */
-export const BUDGET_EXCEEDED = 'BudgetExceeded';
 
 interface ToolOutcome {
   content: string;
@@ -278,7 +276,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
 
   /** Executes one tool call; the returned content is what the model sees next. */
   async function runTool(call: ToolCall): Promise<ToolOutcome> {
-    const args = parseArgs(call.function.arguments);
+    const args = parseToolArguments(call.function.arguments);
     switch (call.function.name) {
       case 'write_file':
       case 'edit_file': {
@@ -349,14 +347,5 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     await markJobStatus({ jobId: input.ids.job_id, status: 'running' });
     if (parentId)
       await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id: interrupt.call_id });
-  }
-}
-
-function parseArgs(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
   }
 }

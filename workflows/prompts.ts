@@ -17,7 +17,7 @@ export function levelMessages(input: LevelInput): ChatMessage[] {
 }
 
 /** Reads a verifier's JSON verdict; anything unreadable is `unknown`, which the job reports but does not retry yet. */
-export function parseVerdict(output: string): { verdict: string; deltas: string[] } {
+export function parseVerdict(output: string): { verdict: 'pass' | 'fail' | 'unknown'; deltas: string[] } {
   const match = /\{[\s\S]*\}/.exec(output);
   if (!match) return { verdict: 'unknown', deltas: [] };
   try {

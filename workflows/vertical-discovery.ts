@@ -9,7 +9,8 @@ import {
 import type { Activities } from '../activities';
 import { emitSkill, type VerticalInput } from './capability-definitions';
 import { createEmitter } from './emit';
-import { interruptsQuery, JOB_NOT_PAUSED, resumeUpdate, UNKNOWN_CALL_ID } from './human-input';
+import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID } from './definitions';
+import { interruptsQuery, resumeUpdate } from './human-input';
 
 const { markJobStatus, archiveRunGraph, discoverVertical, answerVerticalPlan, failVerticalDiscovery } =
   proxyActivities<Activities>({

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../chat-types';
+import { parseToolArguments } from '../../pure/tool-arguments';
 import { classifyThrown } from './classify';
 import { CALL_TIMEOUT_MS, clientCache } from './client-cache';
 import type { AdapterReply, AdapterRequest, WireAdapter } from './types';
@@ -67,7 +68,12 @@ function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] 
         const blocks: Anthropic.ContentBlockParam[] = [];
         if (message.content) blocks.push({ type: 'text', text: message.content });
         for (const call of message.tool_calls ?? []) {
-          blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call) });
+          blocks.push({
+            type: 'tool_use',
+            id: call.id,
+            name: call.function.name,
+            input: parseToolArguments(call.function.arguments),
+          });
         }
         // The API refuses an empty assistant turn; a turn that said nothing carries nothing to keep.
         if (blocks.length > 0) out.push({ role: 'assistant', content: blocks });
@@ -94,18 +100,6 @@ function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] 
 
 function isToolResult(block: Anthropic.ContentBlockParam): boolean {
   return block.type === 'tool_result';
-}
-
-/** `tool_use.input` must be an object; arguments a model once emitted as broken JSON are sent as an empty one. */
-function parseArguments(call: ToolCall): Record<string, unknown> {
-  try {
-    const input: unknown = JSON.parse(call.function.arguments || '{}');
-    return typeof input === 'object' && input !== null && !Array.isArray(input)
-      ? (input as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
 }
 
 function toAnthropicTool(tool: ToolDefinition): Anthropic.Tool {

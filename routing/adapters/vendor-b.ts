@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as GenAI from '@google/genai' with { 'resolution-mode': 'import' };
 import type { ChatMessage, ToolCall, ToolDefinition } from '../chat-types';
+import { parseToolArguments } from '../../pure/tool-arguments';
 import { classifyThrown } from './classify';
 import { CALL_TIMEOUT_MS, clientCache } from './client-cache';
 import { ProviderCallError } from './types';
@@ -78,7 +79,7 @@ function toGeminiContents(messages: ChatMessage[], providerName: string, model: 
         const parts: GenAI.Part[] = message.content ? [{ text: message.content }] : [];
         for (const call of message.tool_calls ?? []) {
           callNames.set(call.id, call.function.name);
-          parts.push({ functionCall: { name: call.function.name, args: parseArguments(call) } });
+          parts.push({ functionCall: { name: call.function.name, args: parseToolArguments(call.function.arguments) } });
         }
         // The API refuses a content without parts; a turn that said nothing carries nothing to keep.
         if (parts.length > 0) out.push({ role: 'model', parts });
@@ -105,16 +106,6 @@ function toGeminiContents(messages: ChatMessage[], providerName: string, model: 
     }
   }
   return out;
-}
-
-/** `functionCall.args` must be an object; arguments a model once emitted as broken JSON are sent as an empty one. */
-function parseArguments(call: ToolCall): Record<string, unknown> {
-  try {
-    const args: unknown = JSON.parse(call.function.arguments || '{}');
-    return typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 function toDeclaration(tool: ToolDefinition): GenAI.FunctionDeclaration {

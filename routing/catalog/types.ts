@@ -2,6 +2,7 @@
  * The shapes of the model catalog and team controls, and of routing's inputs and outputs.
  * The zod schemas in schema.ts produce exactly these types; every other routing module codes against them.
  */
+import { RUNGS, type Rung } from '../../pure/rungs';
 
 export const WIRES = ['chat_compat', 'vendor_a', 'vendor_b'] as const;
 export type Wire = (typeof WIRES)[number];
@@ -10,9 +11,8 @@ export type Wire = (typeof WIRES)[number];
 export const TIERS = ['free', 'cheap', 'mid', 'frontier'] as const;
 export type Tier = (typeof TIERS)[number];
 
-/** Effort rungs, weakest first. */
-export const RUNGS = ['none', 'low', 'medium', 'high', 'max'] as const;
-export type Rung = (typeof RUNGS)[number];
+/** Effort rungs, weakest first: defined in pure/ because workflow code compares them too. */
+export { RUNGS, type Rung };
 
 /** `embedding` marks an embedding model (which must declare `dimensions`). */
 export const FEATURES = [

@@ -1,5 +1,6 @@
 import type { ModelRow } from '../catalog/types';
-import { effectiveRung, resolveEffort, strongestRung } from './effort';
+import { effectiveRung, resolveEffort } from './effort';
+import { strongestRung } from '../../pure/rungs';
 
 function model(overrides: Partial<ModelRow>): ModelRow {
   return {

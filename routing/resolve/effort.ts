@@ -2,8 +2,8 @@
  * The effort ladder (spec "Effort ladder"): which rung a level asks for, and which of a model's `effort` entries is
  * actually sent for it.
  */
-import type { ModelRow, Rung } from '../catalog/types';
-import { RUNGS } from '../catalog/types';
+import type { ModelRow } from '../catalog/types';
+import { RUNGS, rungRank, strongestRung, type Rung } from '../../pure/rungs';
 import { REQUIREMENT_RULES, isRequirement, modelId } from './requirements';
 
 /** What the ladder sends for one model: the rung and its vendor fragment, or nothing; `note` is a log line. */
@@ -17,11 +17,6 @@ export interface EffortChoice {
 
 export function isRung(value: string): value is Rung {
   return (RUNGS as readonly string[]).includes(value);
-}
-
-/** Position on the ladder: `none` is 0, `max` is 4. */
-export function rungRank(rung: Rung): number {
-  return RUNGS.indexOf(rung);
 }
 
 /**
@@ -81,19 +76,7 @@ export function effectiveRung(
   return strongestRung(defaults);
 }
 
-/** The strongest rung among `rungs` (undefined entries skipped); undefined when there is none. For per-job totals. */
-export function strongestRung(rungs: Iterable<Rung | undefined>): Rung | undefined {
-  let strongest: Rung | undefined;
-  for (const rung of rungs) {
-    if (rung !== undefined && (strongest === undefined || rungRank(rung) > rungRank(strongest))) strongest = rung;
-  }
-  return strongest;
-}
-
-/**
- * A deep copy of a fragment. Fragments are JSON (they come from the catalog file), so a JSON round trip suffices,
- * and unlike `structuredClone` it exists in Temporal's workflow sandbox, which imports this module.
- */
+/** A deep copy of a fragment. Fragments are JSON (they come from the catalog file), so a JSON round trip suffices. */
 function copyFragment(fragment: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(fragment)) as Record<string, unknown>;
 }

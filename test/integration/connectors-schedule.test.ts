@@ -9,7 +9,7 @@ import { shippedModelFiles } from '../../routing/config';
 import { buildRouter } from '../../routing/open-models';
 import { connectorScheduleId, ensureConnectorSchedules, triggerConnectorRun } from '../../temporal/connector-schedules';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
-import type { ConnectorRunResult } from '../../activities/connectors';
+import type { ConnectorRunResult } from '../../connectors/definitions';
 import { createGitHost, type GitHost } from './connectors-fixture';
 import { uniqueSuffix } from './env';
 import { createTestQueue, startTemporal, testWorkflowBundle } from './harness';

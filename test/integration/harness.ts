@@ -8,6 +8,7 @@ import type { Pool } from 'pg';
 import { buildApp } from '../../api/app';
 import { chatAppRoutes } from '../../chat/routes';
 import type { ApiDeps } from '../../api/deps';
+import type { BudgetGateOptions } from '../../api/plugins/budget-gate';
 import type { RateLimits } from '../../api/plugins/principal';
 import type { ChatApp } from '../../chat-relay/chat-app';
 import type { ChatWebApi } from '../../chat-relay/web-api';
@@ -128,6 +129,8 @@ export interface KeelOptions {
   streamPollMs?: number;
   /** The team-chat app behind /v1/chatapp/* and the Web API the workers post with (a local fake in tests). */
   chat?: { app: ChatApp; api: ChatWebApi };
+  /** The budget gate at submission (the identity service's tables reachable from the test database). */
+  budget?: BudgetGateOptions;
 }
 
 /** The ingest API listening on a loopback port, with a dev token, over the given real services. */
@@ -161,7 +164,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
   const app = await buildApp(
     deps,
     { logger: process.env.KEEL_TEST_API_LOG === '1' ? { level: 'error' } : false },
-    { routes: [chatAppRoutes(deps)] },
+    { routes: [chatAppRoutes(deps)], budget: options.budget },
   );
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const { token } = await createToken(options.db.pool, { userId: 'dev', orgId: 'org-test', isAdmin: true });

@@ -1,0 +1,143 @@
+/**
+ * Records the Temporal histories of representative jobs against the real stack (dev server, PostgreSQL, Redis, the
+ * offline demo model) and writes them to test/replay/histories/, which replay.test.ts replays against the current
+ * workflow code. Run it on purpose only, when a workflow change is meant to alter histories: `npm run replay:record`
+ * (docs/replay.md).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { streamJobEvents } from '../../cli/event-stream';
+import type { EventEnvelope } from '../../events/envelope';
+import { startInfrastructure, startKeel, type KeelUnderTest } from '../integration/harness';
+import { HISTORIES_DIR, historyToPlain, type RecordedJob } from './histories';
+
+interface JobPlan {
+  file: string;
+  name: string;
+  prompt: string;
+  /** What a person does when an event arrives. */
+  react?: (event: EventEnvelope, keel: KeelUnderTest, workflowId: string) => Promise<void>;
+}
+
+const post = async (
+  keel: KeelUnderTest,
+  route: string,
+  body: unknown,
+  attempt = 1,
+): Promise<Record<string, unknown>> => {
+  const response = await fetch(`${keel.baseUrl}${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  // `ask_user` is streamed just before the level tells its job it waits; a person answering that fast is told
+  // job_not_paused and tries again.
+  if (response.status === 409 && text.includes('job_not_paused') && attempt < 50) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return post(keel, route, body, attempt + 1);
+  }
+  if (response.status >= 300) throw new Error(`${route}: ${response.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+};
+
+const PLANS: JobPlan[] = [
+  { file: 'default', name: 'default scenario, chained to review', prompt: 'Write hello.md that greets the reader' },
+  {
+    file: 'ask-user',
+    name: 'ask_user answered through resume',
+    prompt: 'Write hello.md that greets the reader #ask',
+    react: async (event, keel) => {
+      if (event.kind === 'ask_user')
+        await post(keel, `/v1/jobs/${event.job_id}/resume`, { call_id: event.payload.call_id, answer: 'friendly' });
+    },
+  },
+  {
+    file: 'approval',
+    name: 'approval requested and approved',
+    prompt: 'Write hello.md that greets the reader #approve',
+    react: async (event, keel) => {
+      if (event.kind === 'approval_requested')
+        await post(keel, `/v1/approvals/${String(event.payload.approval_id)}/decide`, { decision: 'approve' });
+    },
+  },
+  {
+    file: 'verifier-escalation',
+    name: 'verifier retries three times, then escalates to L2',
+    prompt: 'Write hello.md that greets the reader #verify-fail=4',
+  },
+  {
+    file: 'cancel',
+    name: 'cancelled while waiting on a question',
+    prompt: 'Write hello.md that greets the reader #ask',
+    react: async (event, keel) => {
+      if (event.kind === 'ask_user') await post(keel, `/v1/jobs/${event.job_id}/cancel`, {});
+    },
+  },
+  {
+    file: 'follow-up',
+    name: 'follow-up prompt appended while the job runs',
+    prompt: 'Write notes.md with a short title #ask',
+    react: async (event, keel, workflowId) => {
+      if (event.kind !== 'ask_user') return;
+      await post(keel, `/v1/workflows/${workflowId}/prompts`, { prompt: 'Sign it with the team name' });
+      await post(keel, `/v1/jobs/${event.job_id}/resume`, { call_id: event.payload.call_id, answer: 'plain' });
+    },
+  },
+  { file: 'command', name: 'a /echo command answered in code', prompt: '/echo replay' },
+];
+
+async function record(keel: KeelUnderTest, plan: JobPlan): Promise<RecordedJob> {
+  const created = await post(keel, '/v1/workflows', { prompt: plan.prompt });
+  const jobId = created.job_id as string;
+  const workflowId = (created.workflow as { workflow_id: string }).workflow_id;
+  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) {
+    await plan.react?.(event, keel, workflowId);
+  }
+  const client = keel.deps.temporal;
+  await client.workflow
+    .getHandle(jobId)
+    .result()
+    .catch(() => undefined);
+  const job = await client.workflow.getHandle(jobId).fetchHistory();
+  const children = (job.events ?? []).flatMap((e) => {
+    const started = e.childWorkflowExecutionStartedEventAttributes;
+    return started?.workflowExecution?.workflowId ? [started.workflowExecution.workflowId] : [];
+  });
+  const workflows: RecordedJob['workflows'] = [];
+  for (const id of [jobId, ...children]) {
+    const history = id === jobId ? job : await client.workflow.getHandle(id).fetchHistory();
+    const type = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '';
+    workflows.push({ workflowId: id, workflowType: type, history: historyToPlain(history) });
+  }
+  return { name: plan.name, prompt: plan.prompt, workflows };
+}
+
+async function main(): Promise<void> {
+  const infra = await startInfrastructure();
+  const keel = await startKeel({ ...infra });
+  try {
+    await keel.startWorker();
+    await fs.mkdir(HISTORIES_DIR, { recursive: true });
+    // A job dropped from PLANS takes its recording with it.
+    for (const old of await fs.readdir(HISTORIES_DIR)) {
+      if (old.endsWith('.json.gz')) await fs.rm(path.join(HISTORIES_DIR, old));
+    }
+    for (const plan of PLANS) {
+      const recorded = await record(keel, plan);
+      const file = path.join(HISTORIES_DIR, `${plan.file}.json.gz`);
+      await fs.writeFile(file, gzipSync(`${JSON.stringify(recorded, null, 1)}\n`, { level: 9 }));
+      const { size } = await fs.stat(file);
+      console.log(`${plan.file}: ${recorded.workflows.length} workflows, ${(size / 1024).toFixed(0)} KiB`);
+    }
+  } finally {
+    await keel.close();
+    await infra.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,49 @@
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflows } from '../../temporal/workflow-code';
+import { historyFromPlain, readRecordedJobs } from './histories';
+
+/**
+ * Determinism, enforced: the recorded histories of representative jobs (test/replay/histories/, refreshed on purpose
+ * with `npm run replay:record`, docs/replay.md) replay against the current workflow code. A change that would make a
+ * running job's workflow take a different path on replay (a reordered activity, a new timer, a removed emit) fails
+ * here before it breaks jobs in flight.
+ */
+let code: string;
+
+beforeAll(async () => {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // already installed by an earlier test file in this process
+  }
+  // Bundled once for this file, as `npm run build` bundles what workers run.
+  code = await bundleWorkflows();
+});
+
+const recorded = readRecordedJobs();
+
+test('there are recorded histories of every representative job', () => {
+  expect(recorded.map((r) => r.file)).toEqual(
+    expect.arrayContaining([
+      'default.json.gz',
+      'ask-user.json.gz',
+      'approval.json.gz',
+      'verifier-escalation.json.gz',
+      'cancel.json.gz',
+      'follow-up.json.gz',
+    ]),
+  );
+});
+
+test.each(recorded.map((r) => [r.file, r.job] as const))(
+  '%s replays against the current workflow code',
+  async (_file, job) => {
+    const histories = job.workflows.map((w) => ({ workflowId: w.workflowId, history: historyFromPlain(w.history) }));
+    const failures: string[] = [];
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { code } }, histories)) {
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+    }
+    expect(failures).toEqual([]);
+    expect(job.workflows.length).toBeGreaterThan(0);
+  },
+);

@@ -147,7 +147,9 @@ CREATE INDEX workflow_notes_workflow_idx ON workflow_notes (workflow_id, note_id
 ALTER TABLE job_runs ADD COLUMN stats_project text;
 UPDATE job_runs j SET stats_project = w.project_slug FROM workflows w WHERE w.workflow_id = j.workflow_id;
 
-CREATE FUNCTION keel_job_runs_stats_project() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The migration's search_path is kept with the function: writers whose session resolves another schema
+-- (the identity service's pool, a shared embedded connection) still reach this schema's tables.
+CREATE FUNCTION keel_job_runs_stats_project() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   SELECT project_slug INTO NEW.stats_project FROM workflows WHERE workflow_id = NEW.workflow_id;
   RETURN NEW;
@@ -182,7 +184,7 @@ CREATE INDEX job_model_usage_org_idx ON job_model_usage (org_id, created_at)
 CREATE INDEX job_model_usage_all_idx ON job_model_usage (created_at)
   INCLUDE (project_slug, provider, model, calls, cost_usd, reasoning_tokens, fallbacks);
 
-CREATE FUNCTION keel_job_model_usage() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION keel_job_model_usage() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
   job record;
 BEGIN

@@ -2,6 +2,7 @@
 const tseslint = require('typescript-eslint');
 const importX = require('eslint-plugin-import-x');
 const prettier = require('eslint-config-prettier');
+const reactHooks = require('eslint-plugin-react-hooks');
 
 const { builtinModules } = require('node:module');
 
@@ -46,9 +47,9 @@ const pureImports = onlyAllow(
  * may import anything.
  */
 const LAYERS = {
-  edge: ['api', 'auth', 'chat'],
+  edge: ['api', 'auth', 'chat', 'console'],
   application: ['jobs'],
-  domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay', 'products'],
+  domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay', 'capabilities', 'products'],
   infrastructure: ['db', 'queue', 'http', 'config'],
   temporal: ['workflows', 'pure', 'activities', 'temporal'],
   tools: ['stack', 'cli', 'bench'],
@@ -121,6 +122,11 @@ module.exports = tseslint.config(
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-restricted-imports': ['error', pureImports],
     },
+  },
+  {
+    // The console's browser code (its own tsconfig: DOM, JSX, bundler resolution) keeps React's rules of hooks.
+    files: ['console/web/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     files: ['**/*.test.ts', 'test/**/*.ts'],

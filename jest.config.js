@@ -25,4 +25,5 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   testTimeout: 120_000,
+  reporters: ['default', '<rootDir>/scripts/jest-slowest-suites.js'],
 };

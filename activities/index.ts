@@ -6,6 +6,7 @@ import type { QueueStore } from '../queue/queue-store';
 import type { ProductSettings } from '../products/settings';
 import type { ModelRouter } from '../routing/router';
 import { approvalActivities } from './approvals';
+import { capabilityActivities } from './capabilities';
 import { chatActivities } from './chat';
 import { connectorActivities } from './connectors';
 import { eventActivities } from './events';
@@ -45,6 +46,7 @@ export function createActivities(deps: ActivityDeps) {
     ...knowledgeActivities(deps),
     ...connectorActivities(deps),
     ...productActivities(deps),
+    ...capabilityActivities(deps),
   };
 }
 

@@ -19,6 +19,13 @@ import { projectRoutes } from './routes/projects';
 import { resumeRoutes } from './routes/resume';
 import { workflowGraphRoutes } from './routes/workflow-graph';
 import { workflowRoutes } from './routes/workflow-prompts';
+import { capabilityRoutes } from './routes/capabilities';
+import { initiativeRoutes } from './routes/initiatives';
+import { intentRoutes } from './routes/intents';
+import { localinfRoutes } from './routes/localinf';
+import { statsRoutes } from './routes/stats';
+import { verticalRoutes } from './routes/verticals';
+import { workRoutes } from './routes/work';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
@@ -56,6 +63,11 @@ export async function buildApp(
   await app.register(atlasRoutes(deps));
   await app.register(designRoutes(deps));
   await app.register(humanTaskRoutes(deps));
+  // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
+  for (const routes of [capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes]) {
+    await app.register(routes(deps));
+  }
+  await app.register(localinfRoutes);
   for (const routes of extras.routes ?? []) await app.register(routes);
   return app;
 }

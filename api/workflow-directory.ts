@@ -88,7 +88,7 @@ export function queueWorkflows(queue: QueueStore): WorkflowDirectory & { put(row
   return {
     get,
     put,
-    async list({ cursor, orgId, projectSlug, includeHidden, limit }) {
+    async list({ cursor, orgId, createdBy, projectSlug, includeHidden, limit }) {
       let offset = 0;
       if (cursor !== undefined) {
         const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -98,6 +98,7 @@ export function queueWorkflows(queue: QueueStore): WorkflowDirectory & { put(row
       const rows = (await queue.listRecords(WORKFLOWS))
         .map((stored) => workflowRecord.parse(JSON.parse(stored)))
         .filter((row) => orgId === null || row.org_id === orgId)
+        .filter((row) => !createdBy || row.created_by === createdBy)
         .filter((row) => projectSlug === undefined || row.project_slug === projectSlug)
         .filter((row) => includeHidden || !row.hidden)
         .sort((a, b) => byteOrder(b.updated_at, a.updated_at) || byteOrder(b.workflow_id, a.workflow_id))

@@ -23,9 +23,11 @@ const USAGE = `Usage:
   keel job "<prompt>" [--project <slug>] [--workflow <wf-id>] [--tier free|cheap|frontier] [--scenario <name>]
       Submit a job and render its events live until final; answers questions and approvals on the terminal;
       exits 1 on error. Demo directives in the prompt: #ask, #approve, #verify-fail=N, #slow.
-  keel token create --user <id> [--org <id>] [--admin] [--label <text>] [--kb-clearance public|partner|internal|secret]
+  keel token create --user <id> [--org <id>] [--admin] [--acts-for-users] [--label <text>]
+                    [--kb-clearance public|partner|internal|secret]
       Create an API token and print it once; --kb-clearance caps the hub sensitivity it reads (default internal,
-      admin secret).
+      admin secret); --acts-for-users makes it the console's token (CONSOLE_API_TOKEN), which names the signed-in
+      user it acts for.
 ${KB_USAGE}
 ${CONNECTOR_USAGE}
 ${CREATE_USER_USAGE}
@@ -179,6 +181,7 @@ async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> 
       user: { type: 'string' },
       org: { type: 'string' },
       admin: { type: 'boolean', default: false },
+      'acts-for-users': { type: 'boolean', default: false },
       label: { type: 'string' },
       'kb-clearance': { type: 'string' },
     },
@@ -197,6 +200,7 @@ async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> 
       orgId: values.org ?? values.user,
       isAdmin: values.admin,
       label: values.label,
+      actsForUsers: values['acts-for-users'],
     });
     if (clearance?.success) await setClearance(pool, tokenId, clearance.data);
     console.log(token);

@@ -20,6 +20,8 @@ export interface ApprovalRow {
   created_at: Date;
   /** The org of the approval's job (not stored on the approval): who may see and decide it. */
   org_id: string | null;
+  /** Who created the approval's job: a member acting through the console sees only their own. */
+  job_created_by: string;
 }
 
 export interface NewApproval {
@@ -35,7 +37,8 @@ export interface NewApproval {
 }
 
 /** Every column of the row plus the job's org, from `approvals a JOIN job_runs j`. */
-const SELECT_APPROVAL = 'SELECT a.*, j.org_id FROM approvals a JOIN job_runs j USING (job_id)';
+const SELECT_APPROVAL =
+  'SELECT a.*, j.org_id, j.created_by AS job_created_by FROM approvals a JOIN job_runs j USING (job_id)';
 
 /**
  * Stores a pending approval, or returns the one already stored under `approvalId`: the workflow's activity may run
@@ -74,6 +77,8 @@ export interface ApprovalFilter {
   limit: number;
   /** Only approvals of this org's jobs; null for every org (admins). Required so no caller forgets the scope. */
   orgId: string | null;
+  /** Only approvals of jobs this user created (a member through the console); null or absent for all. */
+  createdBy?: string | null;
 }
 
 /** Approvals matching every given filter, newest first. */
@@ -88,6 +93,7 @@ export async function listApprovals(pool: Pool | PoolClient, filter: ApprovalFil
   if (filter.job_id !== undefined) where((p) => `a.job_id = ${p}`, filter.job_id);
   if (filter.workflow_id !== undefined) where((p) => `a.workflow_id = ${p}`, filter.workflow_id);
   if (filter.orgId !== null) where((p) => `j.org_id = ${p}`, filter.orgId);
+  if (filter.createdBy) where((p) => `j.created_by = ${p}`, filter.createdBy);
   values.push(filter.limit);
   const { rows } = await pool.query<ApprovalRow>(
     `${SELECT_APPROVAL}

@@ -58,7 +58,11 @@ export interface NewSubmission {
  * `enqueue` (which starts the Temporal workflow) before committing: either everything is stored
  * and the job is queued, or nothing is.
  */
-export async function recordSubmission(pool: Pool, sub: NewSubmission, enqueue: () => Promise<void>): Promise<void> {
+export async function recordSubmission(
+  pool: Pool,
+  sub: NewSubmission,
+  enqueue: (client: PoolClient) => Promise<void>,
+): Promise<void> {
   await withTransaction(pool, async (client) => {
     if (sub.projectSlug) {
       await client.query(
@@ -84,7 +88,8 @@ export async function recordSubmission(pool: Pool, sub: NewSubmission, enqueue: 
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7)`,
       [sub.jobId, sub.workflowId, sub.promptId, sub.modelTier ?? null, sub.createdBy, sub.orgId, sub.taskQueue],
     );
-    await enqueue();
+    // The client lets a caller write rows of its own (a roadmap, a vertical) in the same transaction.
+    await enqueue(client);
   });
 }
 

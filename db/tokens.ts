@@ -6,6 +6,8 @@ export interface TokenOwner {
   user_id: string;
   org_id: string;
   is_admin: boolean;
+  /** The token may name a user it acts for (the console's); absent means false. */
+  acts_for_users?: boolean;
 }
 
 const TOKEN_PREFIX = 'keel_';
@@ -26,16 +28,25 @@ export function generateToken(): string {
  */
 export async function createToken(
   pool: Pool,
-  owner: { userId: string; orgId: string; isAdmin: boolean; label?: string; token?: string },
+  owner: { userId: string; orgId: string; isAdmin: boolean; label?: string; token?: string; actsForUsers?: boolean },
 ): Promise<{ token: string; tokenId: string }> {
   const token = owner.token ?? generateToken();
   const tokenId = `tok_${crypto.randomBytes(8).toString('hex')}`;
   await pool.query(
-    `INSERT INTO api_tokens (token_id, token_hash, user_id, org_id, is_admin, label)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO api_tokens (token_id, token_hash, user_id, org_id, is_admin, label, acts_for_users)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (token_hash) DO UPDATE
-       SET user_id = EXCLUDED.user_id, org_id = EXCLUDED.org_id, is_admin = EXCLUDED.is_admin, revoked_at = NULL`,
-    [tokenId, hashToken(token), owner.userId, owner.orgId, owner.isAdmin, owner.label ?? null],
+       SET user_id = EXCLUDED.user_id, org_id = EXCLUDED.org_id, is_admin = EXCLUDED.is_admin,
+           acts_for_users = EXCLUDED.acts_for_users, revoked_at = NULL`,
+    [
+      tokenId,
+      hashToken(token),
+      owner.userId,
+      owner.orgId,
+      owner.isAdmin,
+      owner.label ?? null,
+      owner.actsForUsers ?? false,
+    ],
   );
   return { token, tokenId };
 }
@@ -43,7 +54,8 @@ export async function createToken(
 /** The owner of a live (not revoked) token, or undefined. */
 export async function findTokenOwner(pool: Pool, token: string): Promise<TokenOwner | undefined> {
   const { rows } = await pool.query<TokenOwner>(
-    'SELECT token_id, user_id, org_id, is_admin FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
+    `SELECT token_id, user_id, org_id, is_admin, acts_for_users
+       FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
     [hashToken(token)],
   );
   return rows[0];

@@ -29,6 +29,8 @@ export interface WorkflowCursor {
 export interface ListWorkflowsOptions {
   /** The caller's org; null for an admin, who sees every org. */
   orgId: string | null;
+  /** Only workflows this user created (a member's own list through the console); null or absent for all. */
+  createdBy?: string | null;
   projectSlug?: string;
   includeHidden: boolean;
   limit: number;
@@ -110,6 +112,7 @@ export function listWorkflowsQuery(options: ListWorkflowsOptions): { text: strin
     return `$${values.length}`;
   };
   if (options.orgId !== null) where.push(`w.org_id = ${param(options.orgId)}`);
+  if (options.createdBy) where.push(`w.created_by = ${param(options.createdBy)}`);
   if (options.projectSlug !== undefined) where.push(`w.project_slug = ${param(options.projectSlug)}`);
   if (!options.includeHidden) where.push('w.hidden = false');
   if (options.after) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUNGS } from '../pure/rungs';
 import { PRODUCT_PAYLOAD_CONTRACTS } from './product-payloads';
+import { skillPayloads } from './skill-payloads';
 
 /**
  * The payload contract of every kind Keel emits, with the spec's fields where it states them and Keel's own beside them
@@ -56,6 +57,9 @@ export const EVENT_PAYLOADS = {
     cost_usd: usd.optional(),
     /** A product build that was deployed: where it went live. */
     deployed_url: z.string().optional(),
+    /** A roadmap job's roadmap, a discovery job's vertical (docs/capabilities.md). */
+    roadmap_id: z.string().optional(),
+    vertical_id: z.string().optional(),
   }),
   error: z.looseObject({
     retryable: z.boolean(),
@@ -142,6 +146,8 @@ export const EVENT_PAYLOADS = {
 
   // Product builds (docs/product-builds.md)
   ...PRODUCT_PAYLOAD_CONTRACTS,
+  // Skill acquisition: capability roadmaps, product builds of work items, vertical discovery
+  ...skillPayloads,
 } as const;
 
 /** A kind Keel emits: one with a payload contract. */

@@ -10,7 +10,7 @@ import { canSee } from './visibility';
 /** Same rule as jobs: an approval is visible to its job's org and to admins; to anyone else it does not exist. */
 export async function visibleApproval(deps: JobsDeps, principal: TokenOwner, approvalId: string): Promise<ApprovalRow> {
   const approval = await getApproval(deps.pool, approvalId);
-  if (!approval || !canSee(principal, approval.org_id)) {
+  if (!approval || !canSee(principal, approval.org_id, approval.job_created_by)) {
     throw new NotFoundError(`approval ${approvalId}`);
   }
   return approval;

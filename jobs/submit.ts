@@ -52,7 +52,9 @@ export async function visibleWorkflowRef(
   workflowId: string,
 ): Promise<WorkflowListRow> {
   const workflow = await getWorkflow(deps.pool, workflowId);
-  if (!workflow || !canSee(principal, workflow.org_id)) throw new NotFoundError(`workflow ${workflowId}`);
+  if (!workflow || !canSee(principal, workflow.org_id, workflow.created_by)) {
+    throw new NotFoundError(`workflow ${workflowId}`);
+  }
   return workflow;
 }
 

@@ -90,6 +90,14 @@ function build() {
     cwd: root,
     stdio: 'inherit',
   });
+  buildConsoleWeb();
+}
+
+/** The console's browser code (console/web) into static assets under dist/console/web, which the console serves. */
+function buildConsoleWeb() {
+  log('building the console web app (vite build console/web)');
+  const vite = path.join(path.dirname(require.resolve('vite/package.json', { paths: [root] })), 'bin', 'vite.js');
+  execFileSync(process.execPath, [vite, 'build', 'console/web', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 }
 
 ensureDependencies();

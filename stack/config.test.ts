@@ -64,6 +64,23 @@ describe('one config per process', () => {
     expect(Object.values(config.models.credentials)).not.toContain('x');
   });
 
+  test("npm start's console slice: the stack's addresses and token unless set, its own variables checked up front", async () => {
+    const config = await loadStartConfig({ CONSOLE_PORT: '3200', PUBLIC_ENABLE_PASSWORD_LOGIN: 'false' });
+    expect(config.console).toMatchObject({ CONSOLE_PORT: 3200, PUBLIC_ENABLE_PASSWORD_LOGIN: false });
+    expect(config.console.IDENTITY_URL).toBeUndefined();
+    expect(config.console.CONSOLE_API_TOKEN).toBeUndefined();
+    // The identity service trusts the console's origins and lands banned callers on its pending page.
+    expect(config.identity.TRUSTED_ORIGINS).toEqual([
+      'http://localhost:3000',
+      'http://localhost:3200',
+      'http://127.0.0.1:3200',
+    ]);
+    expect(config.identity.BANNED_REDIRECT_URL).toBe('http://localhost:3200/pending');
+    expect(
+      await badVariables(loadStartConfig({ CONSOLE_PORT: 'x', IDENTITY_URL: 'not a url', API_PORT: 'y' })),
+    ).toEqual(['API_PORT', 'CONSOLE_PORT', 'IDENTITY_URL']);
+  });
+
   test('npm start opens nothing when its config is bad: no dev server, no database, not even DATA_DIR', async () => {
     const dataDir = path.join(os.tmpdir(), `keel-bad-config-${process.pid}-${Date.now()}`);
     const lines: string[] = [];

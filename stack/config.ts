@@ -7,6 +7,7 @@ import { productsConfig } from '../products/config';
 import type { ProductSettings } from '../products/settings';
 import { kbSettings, type KbEnv } from '../kb/config';
 import { modelEnv, type ModelsConfig } from '../routing/config';
+import { consoleEnv } from '../console/server/config';
 import { workerEnv } from '../temporal/worker-config';
 import { stackIdentityEnv, type StackIdentityEnv } from './identity-config';
 import { modelsSlice } from './models-slice';
@@ -25,8 +26,23 @@ export const stackEnv = apiEnv.extend(workerEnv.shape).extend({
   KEEL_EMBEDDED_DB: z.enum(['on', 'off']).default('on'),
   /** The admin dev token to seed; otherwise one is generated once and kept in DATA_DIR/dev-token. */
   KEEL_DEV_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
+  /** The admin created on the first start when the identity service has none (password in DATA_DIR/console-admin). */
+  CONSOLE_ADMIN_EMAIL: z.email().default('admin@keel.localhost'),
 });
 export type StackEnv = z.infer<typeof stackEnv>;
+
+const optionalUnderStack = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema.optional());
+
+/**
+ * The console's slice of `npm start`: its own variables (console/server/config.ts); where the identity service and the
+ * API are, and the console's API token, are the stack's own unless set.
+ */
+export const stackConsoleEnv = consoleEnv.extend({
+  IDENTITY_URL: optionalUnderStack(consoleEnv.shape.IDENTITY_URL),
+  INGEST_API_URL: optionalUnderStack(consoleEnv.shape.INGEST_API_URL),
+  CONSOLE_API_TOKEN: optionalUnderStack(consoleEnv.shape.CONSOLE_API_TOKEN),
+});
+export type StackConsoleEnv = z.infer<typeof stackConsoleEnv>;
 
 /** `npm start`'s own variables alone (the API's and the worker's with the embedded pieces'). */
 export function loadStackConfig(env: NodeJS.ProcessEnv): StackEnv {
@@ -41,6 +57,7 @@ export interface StartConfig {
   identity: StackIdentityEnv;
   models: ModelsConfig;
   products: ProductSettings;
+  console: StackConsoleEnv;
 }
 
 /**
@@ -57,13 +74,14 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
       connectors: connectorsConfig,
       identity: stackIdentityEnv,
       products: productsConfig,
+      console: stackConsoleEnv,
     },
     env,
   );
   const models = await modelsSlice(values.models, env, problems);
-  const { stack, kb, connectors, identity, products } = values;
-  if (problems.length > 0 || !stack || !kb || !connectors || !identity || !models || !products) {
+  const { stack, kb, connectors, identity, products, console } = values;
+  if (problems.length > 0 || !stack || !kb || !connectors || !identity || !models || !products || !console) {
     throw configError('keel start', problems);
   }
-  return { stack, kb, connectors, identity, models, products };
+  return { stack, kb, connectors, identity, models, products, console };
 }

@@ -11,7 +11,8 @@ const ingestSchema = authEnv.shape.INGEST_SCHEMA;
 
 /**
  * The identity service's slice of `npm start`'s config: the spec's variables when set, otherwise local defaults (a
- * localhost service and cookie, the default API origin as the trusted origin, no identity provider). Two defaults are
+ * localhost service and cookie, the default API origin and the console's as trusted origins, the console's pending page
+ * as the banned landing, no identity provider). Two defaults are
  * only known once resources exist and are filled by `identitySettings`: the stack's own database and a secret kept in
  * DATA_DIR/auth-secret.
  */
@@ -21,11 +22,15 @@ export const stackIdentityEnv = z.preprocess(
     const set = (name: string) => emptyAsUndefined(env[name]) as string | undefined;
     // A bad AUTH_PORT is reported as itself, not again as the AUTHLIB_URL made from it.
     const authPort = port.safeParse(set('AUTH_PORT') ?? 8080).data ?? 8080;
+    // Sign-in through the console carries its origin; a banned OIDC caller lands on its pending page.
+    const consolePort = port.safeParse(set('CONSOLE_PORT') ?? 3100).data ?? 3100;
+    const consoleOrigins = [`http://localhost:${consolePort}`, `http://127.0.0.1:${consolePort}`];
     return {
       ...env,
       AUTHLIB_URL: set('AUTHLIB_URL') ?? `http://localhost:${authPort}`,
       AUTHLIB_COOKIE_DOMAIN: set('AUTHLIB_COOKIE_DOMAIN') ?? 'localhost',
-      TRUSTED_ORIGINS: set('TRUSTED_ORIGINS') ?? 'http://localhost:3000',
+      TRUSTED_ORIGINS: set('TRUSTED_ORIGINS') ?? ['http://localhost:3000', ...consoleOrigins].join(','),
+      BANNED_REDIRECT_URL: set('BANNED_REDIRECT_URL') ?? `${consoleOrigins[0]}/pending`,
       ADMIN_EMAILS: env.ADMIN_EMAILS ?? '',
       INGEST_SCHEMA: set('INGEST_SCHEMA') ?? ingestSchema.safeParse(set('POSTGRES_SCHEMA')).data,
       PORT: String(authPort),

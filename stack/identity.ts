@@ -6,11 +6,17 @@ import { createPool } from '../db/pool';
 import { buildAuthApp } from '../auth/app';
 import { migrateIdentity } from '../auth/migrate';
 import { identitySettings, type StackIdentityEnv } from './identity-config';
-import { identityTables, ingestTables } from '../db/qualified-tables';
+import { identityTables, ingestTables, type IdentityTables } from '../db/qualified-tables';
 
 export interface StackIdentity {
   url: string;
   app: FastifyInstance;
+  /** The identity tables' pool and names, the default budget, the cookie domain and the OIDC `<idp>` (when set up). */
+  pool: Pool;
+  tables: IdentityTables;
+  defaultBudgetCents: number;
+  cookieDomain: string;
+  oidcProviderId?: string;
   /** Set when identity shares the ingest database, so the API can gate submissions on budgets. */
   budgetGate?: BudgetGateOptions;
   close(): Promise<void>;
@@ -52,16 +58,22 @@ export async function startIdentityService(options: {
       { logger: { level: options.logLevel } },
     );
     const url = await app.listen({ host: settings.AUTH_HOST, port: settings.AUTH_PORT });
+    const defaultBudgetCents = Math.round(settings.DEFAULT_BUDGET_USD * 100);
     return {
       url,
       app,
+      pool,
+      tables: identityTables(settings.DATABASE_SCHEMA),
+      defaultBudgetCents,
+      cookieDomain: settings.AUTHLIB_COOKIE_DOMAIN,
+      oidcProviderId: settings.IDP_ISSUER_URL ? settings.IDP_ID : undefined,
       budgetGate: shared
         ? {
             pool,
             lookup: {
               identity: identityTables(settings.DATABASE_SCHEMA),
               ledger: ingestTables(settings.INGEST_SCHEMA),
-              defaultBudgetCents: Math.round(settings.DEFAULT_BUDGET_USD * 100),
+              defaultBudgetCents,
             },
           }
         : undefined,

@@ -12,6 +12,8 @@ import { jobTaskQueue } from '../temporal/config';
 import { startKeelWorker } from '../temporal/worker';
 import { createClosers } from './closers';
 import { loadConfig } from './config';
+import { startStackConsole } from './console';
+import { ensureFirstAdmin, type FirstAdmin } from './first-admin';
 import { startIdentityService } from './identity';
 import { openResources } from './resources';
 import { devTokenPath, readDevToken, stackStatePath, type StackState } from './state-file';
@@ -65,6 +67,13 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       logLevel,
     });
     closers.push(() => identity.close());
+    const firstAdmin = await ensureFirstAdmin({
+      pool: identity.pool,
+      tables: identity.tables,
+      dataDir,
+      email: stack.CONSOLE_ADMIN_EMAIL,
+      defaultBudgetCents: identity.defaultBudgetCents,
+    });
 
     const deps = apiDepsFromEnv(stack, { pool, queue, temporal: resources.temporal.client, models: models.router, kb });
     // Submissions are refused with 402 over budget when identity shares this database.
@@ -77,6 +86,16 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
     const apiUrl = await app.listen({ host: stack.API_HOST, port: stack.API_PORT });
 
     const token = await seedDevToken(pool, dataDir, stack.KEEL_DEV_TOKEN);
+    const webConsole = await startStackConsole({
+      config: config.console,
+      dataDir,
+      pool,
+      identity,
+      apiUrl,
+      temporalUiUrl: devServer?.uiUrl,
+      logLevel,
+    });
+    closers.push(() => webConsole.close());
     const state: StackState = {
       pid: process.pid,
       api_url: apiUrl,
@@ -89,6 +108,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
 
     say('');
     say('Keel is running.');
+    say(`  Console      ${webConsole.url}   ${signInHint(firstAdmin)}`);
     say(`  API          ${apiUrl}`);
     say(`  Temporal UI  ${devServer ? devServer.uiUrl : `(external Temporal at ${temporalAddress})`}`);
     say(`  API token    ${token}   (admin user "dev"; also in ${devTokenPath(dataDir)})`);
@@ -114,6 +134,13 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
     await closers.close();
     throw err;
   }
+}
+
+/** How to sign in to the console: the first admin's password is printed only on the start that created it. */
+function signInHint(admin: FirstAdmin): string {
+  if (admin.kind === 'created') return `(sign in as ${admin.email}, password ${admin.password}; kept in ${admin.file})`;
+  if (admin.kind === 'kept') return `(sign in as ${admin.email}; password in ${admin.file})`;
+  return '(sign in with an identity account; add one: npx keel auth create-user --email E --password-stdin --approved)';
 }
 
 /** KEEL_DEV_TOKEN when set; otherwise the token kept in DATA_DIR/dev-token, generated on first start. */

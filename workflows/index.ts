@@ -4,3 +4,6 @@ export { runLevel } from './level';
 export { deliverChatReply, relayChatTurn } from './chat-relay';
 export { runConnector } from './connector-run';
 export { runProductPrelude, runProductRelease } from './product-build';
+export { runCapabilityRoadmap, runAcquisitionUnit } from './capability-roadmap';
+export { runVerticalDiscovery } from './vertical-discovery';
+export { runWorkItem } from './work-item';

@@ -1,13 +1,33 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
-import { RateLimitedError, UnauthorizedError } from '../../http/errors';
+import type { Principal } from '../../jobs/visibility';
+import { AppError, RateLimitedError, UnauthorizedError } from '../../http/errors';
+
+/** The signed-in user's identity id, as the identity service's preflight returned it to the console. */
+export const ACTING_USER_HEADER = 'x-keel-acting-user';
+/** That user's identity role; `admin` bypasses ownership. */
+export const ACTING_ROLE_HEADER = 'x-keel-acting-role';
+
+const ActingHeadersSchema = z.object({
+  user: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
+  role: z
+    .string()
+    .min(1)
+    .max(32)
+    .regex(/^[a-z_]+$/, 'a role such as user or admin'),
+});
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The token's owner; set on every /v1/* request that passed authentication. */
-    principal?: TokenOwner;
+    /** Who the request acts as; set on every /v1/* request that passed authentication. */
+    principal?: Principal;
   }
   interface FastifyContextConfig {
     /** The route authenticates its requests itself, by a signature (the chat system's callbacks), not by a token. */
@@ -20,10 +40,45 @@ export interface RateLimits {
   orgPerMinute: number;
 }
 
-/** The authenticated owner of a /v1/* request; routes under /v1 can rely on it. */
-export function principalOf(request: FastifyRequest): TokenOwner {
+/** The authenticated principal of a /v1/* request; routes under /v1 can rely on it. */
+export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new UnauthorizedError('missing API token');
   return request.principal;
+}
+
+/**
+ * The principal a request acts as. Acting-user headers are honoured only from a token flagged `acts_for_users`; from
+ * any other token they are a 403, so a browser (or a machine client) cannot name someone else. The acting user keeps
+ * the token's org; they are an admin only when both the token and their identity role are.
+ */
+export function actingPrincipal(owner: TokenOwner, request: FastifyRequest): Principal {
+  const user = request.headers[ACTING_USER_HEADER];
+  const role = request.headers[ACTING_ROLE_HEADER];
+  if (user === undefined && role === undefined) return owner;
+  if (!owner.acts_for_users) {
+    throw new AppError(
+      403,
+      'acting_not_allowed',
+      `this API token may not act for users: ${ACTING_USER_HEADER} is only for the console's token`,
+    );
+  }
+  const parsed = ActingHeadersSchema.safeParse({ user, role });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const header = issue.path[0] === 'user' ? ACTING_USER_HEADER : ACTING_ROLE_HEADER;
+    throw new AppError(
+      400,
+      'invalid_request',
+      `${header}: ${user === undefined || role === undefined ? 'send both acting-user headers' : issue.message}`,
+    );
+  }
+  return {
+    token_id: owner.token_id,
+    user_id: parsed.data.user,
+    org_id: owner.org_id,
+    is_admin: owner.is_admin && parsed.data.role === 'admin',
+    acting: true,
+  };
 }
 
 /**
@@ -48,12 +103,14 @@ export const principalPlugin = fp(
       if (!match) throw new UnauthorizedError('missing API token: send Authorization: Bearer <token>');
       const owner = await opts.findOwner(match[1]!);
       if (!owner) throw new UnauthorizedError('invalid or revoked API token');
-      request.principal = owner;
+      const principal = actingPrincipal(owner, request);
+      request.principal = principal;
 
-      // Both windows are charged on every request, concurrently (one round trip to Redis, not two).
+      // Both windows are charged on every request, concurrently (one round trip to Redis, not two). An acting user
+      // has a window of their own, not the console token's shared one.
       const [user, org] = await Promise.all([
-        opts.queue.consume(`rl:user:${owner.user_id}`, opts.rateLimits.userPerMinute, 60),
-        opts.queue.consume(`rl:org:${owner.org_id}`, opts.rateLimits.orgPerMinute, 60),
+        opts.queue.consume(`rl:user:${principal.user_id}`, opts.rateLimits.userPerMinute, 60),
+        opts.queue.consume(`rl:org:${principal.org_id}`, opts.rateLimits.orgPerMinute, 60),
       ]);
       if (!user.allowed) throw new RateLimitedError('per-user', user.retryAfterMs);
       if (!org.allowed) throw new RateLimitedError('per-org', org.retryAfterMs);

@@ -4,7 +4,7 @@ import { APPROVAL_STATUSES, listApprovals, type ApprovalRow } from '../../db/app
 import { decideApprovalAs, visibleApproval } from '../../jobs/decide-approval';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
-import { orgScope } from '../../jobs/visibility';
+import { creatorScope, orgScope } from '../../jobs/visibility';
 import { redactPrompt } from '../../jobs/redact';
 import { ErrorSchema } from './chat';
 
@@ -73,6 +73,7 @@ export function approvalRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const rows = await listApprovals(deps.pool, {
           ...request.query,
           orgId: orgScope(principal),
+          createdBy: creatorScope(principal),
         });
         return { approvals: rows.map(approvalView) };
       },

@@ -4,7 +4,7 @@ import type { TokenOwner } from '../../db/tokens';
 import { workflowState, type WorkflowListRow } from '../../db/workflow-list';
 import { NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
-import { canSee, orgScope } from '../../jobs/visibility';
+import { canSee, creatorScope, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
 import { ErrorSchema } from './chat';
 
@@ -48,7 +48,9 @@ export async function visibleWorkflow(
   workflowId: string,
 ): Promise<WorkflowListRow> {
   const workflow = await directory.get(workflowId);
-  if (!workflow || !canSee(principal, workflow.org_id)) throw new NotFoundError(`workflow ${workflowId}`);
+  if (!workflow || !canSee(principal, workflow.org_id, workflow.created_by)) {
+    throw new NotFoundError(`workflow ${workflowId}`);
+  }
   return workflow;
 }
 
@@ -73,8 +75,10 @@ export function workflowReadRoutes(directory: WorkflowDirectory): FastifyPluginA
       { schema: { querystring: ListQuery, response: { 200: WorkflowListSchema, 400: ErrorSchema } } },
       async (request) => {
         const query = request.query;
+        const principal = principalOf(request);
         const page = await directory.list({
-          orgId: orgScope(principalOf(request)),
+          orgId: orgScope(principal),
+          createdBy: creatorScope(principal),
           projectSlug: query.project_slug,
           includeHidden: query.include_hidden === 'true',
           limit: query.limit ?? DEFAULT_LIMIT,

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ConsoleConfig } from '../config';
+import { preflight } from '../preflight';
+import type { Upstream } from '../upstream';
+
+/** What the sign-in page offers and where the Temporal UI is: public, read before anyone signs in. */
+export function consoleSettings(config: ConsoleConfig) {
+  return {
+    passwordLogin: config.PUBLIC_ENABLE_PASSWORD_LOGIN,
+    oidcProviders: config.OIDC_PROVIDER_ID
+      ? [{ id: config.OIDC_PROVIDER_ID, name: config.OIDC_PROVIDER_NAME ?? config.OIDC_PROVIDER_ID }]
+      : [],
+    temporalUiUrl: config.TEMPORAL_UI_URL ?? null,
+    temporalNamespace: config.TEMPORAL_NAMESPACE,
+  };
+}
+
+/** `GET /healthz` (no upstream touched), `GET /api/console/config`, and `GET /api/session` (the preflight's user). */
+export function consoleRoutes(config: ConsoleConfig, identity: Upstream): FastifyPluginAsync {
+  const settings = consoleSettings(config);
+  return async (app) => {
+    app.get('/healthz', async () => ({ status: 'ok' }));
+    app.get('/api/console/config', async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return settings;
+    });
+    app.get('/api/session', async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { user: await preflight(identity, request, reply) };
+    });
+  };
+}

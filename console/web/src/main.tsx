@@ -1,0 +1,47 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { AppShell } from './shell';
+import { AdminPage } from './pages/admin';
+import { ApprovalsPage } from './pages/approvals';
+import { BudgetPage } from './pages/budget';
+import { CrashPage, ForbiddenPage, NotFoundPage } from './pages/refused';
+import { JobPage } from './job/job-page';
+import { KnowledgePage } from './knowledge/knowledge-page';
+import { LoginPage } from './pages/login';
+import { ModelsPage } from './pages/models';
+import { NewRunPage } from './pages/new-run';
+import { PendingPage } from './pages/pending';
+import { WorkflowPage } from './workflows/workflow-page';
+import { WorkflowsPage } from './workflows/workflows-page';
+import './styles.css';
+
+const router = createBrowserRouter([
+  { path: '/login', element: <LoginPage /> },
+  { path: '/pending', element: <PendingPage /> },
+  {
+    element: <AppShell />,
+    errorElement: <CrashPage />,
+    children: [
+      { index: true, element: <Navigate to="/workflows" replace /> },
+      { path: '/runs/new', element: <NewRunPage /> },
+      { path: '/workflows', element: <WorkflowsPage /> },
+      { path: '/workflows/:id', element: <WorkflowPage /> },
+      { path: '/jobs/:id', element: <JobPage /> },
+      { path: '/approvals', element: <ApprovalsPage /> },
+      { path: '/knowledge', element: <KnowledgePage /> },
+      { path: '/models', element: <ModelsPage /> },
+      { path: '/admin', element: <AdminPage /> },
+      { path: '/budget', element: <BudgetPage /> },
+      { path: '/forbidden', element: <ForbiddenPage /> },
+      { path: '/not-found', element: <NotFoundPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>,
+);

@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'pg';
+import type { StackIdentity } from './identity';
+import { buildConsoleApp } from '../console/server/app';
+import type { ConsoleConfig } from '../console/server/config';
+import type { StackConsoleEnv } from './config';
+import { createToken } from '../db/tokens';
+
+export interface StackConsole {
+  url: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export function consoleTokenPath(dataDir: string): string {
+  return path.join(dataDir, 'console-token');
+}
+
+/**
+ * The console inside `npm start`, on CONSOLE_PORT (default 3100), in front of the stack's identity service and API.
+ * Its ingest credential is CONSOLE_API_TOKEN when set, else a token kept in DATA_DIR/console-token (mode 0600); either
+ * is registered as the console's: an admin token of the dev org that acts for users, so admins signed in to the
+ * console see what the CLI's dev token submits and members see their own.
+ */
+export async function startStackConsole(options: {
+  /** The console's slice of the stack's config, parsed with everything else before anything started. */
+  config: StackConsoleEnv;
+  dataDir: string;
+  pool: Pool;
+  identity: StackIdentity;
+  apiUrl: string;
+  temporalUiUrl?: string;
+  logLevel: string;
+}): Promise<StackConsole> {
+  const own = options.config;
+  const file = consoleTokenPath(options.dataDir);
+  const kept =
+    own.CONSOLE_API_TOKEN ?? (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() || undefined : undefined);
+  const { token } = await createToken(options.pool, {
+    userId: 'console',
+    orgId: 'dev',
+    isAdmin: true,
+    actsForUsers: true,
+    label: 'console',
+    token: kept,
+  });
+  if (!own.CONSOLE_API_TOKEN) fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+
+  const config: ConsoleConfig = {
+    ...own,
+    IDENTITY_URL: own.IDENTITY_URL ?? trimSlash(options.identity.url),
+    INGEST_API_URL: own.INGEST_API_URL ?? trimSlash(options.apiUrl),
+    CONSOLE_API_TOKEN: token,
+    AUTHLIB_COOKIE_DOMAIN: own.AUTHLIB_COOKIE_DOMAIN ?? options.identity.cookieDomain,
+    OIDC_PROVIDER_ID: own.OIDC_PROVIDER_ID ?? options.identity.oidcProviderId,
+    TEMPORAL_UI_URL: own.TEMPORAL_UI_URL ?? (options.temporalUiUrl ? trimSlash(options.temporalUiUrl) : undefined),
+    LOG_LEVEL: options.logLevel as ConsoleConfig['LOG_LEVEL'],
+  };
+  const app = await buildConsoleApp(config, { logger: { level: config.LOG_LEVEL } });
+  try {
+    await app.listen({ host: config.CONSOLE_HOST, port: config.CONSOLE_PORT });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.CONSOLE_PORT;
+  // localhost rather than 127.0.0.1: the address the identity service trusts first and the one to open.
+  const host =
+    config.CONSOLE_HOST === '127.0.0.1' || config.CONSOLE_HOST === '0.0.0.0' ? 'localhost' : config.CONSOLE_HOST;
+  return { url: `http://${host}:${port}`, app, close: () => app.close() };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

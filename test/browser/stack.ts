@@ -1,0 +1,275 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { buildAuthApp } from '../../auth/app';
+import { authEnv } from '../../auth/config';
+import { createCredentialUser } from '../../auth/credential-users';
+import { migrateIdentity } from '../../auth/migrate';
+import { identityTables, ingestTables, type IdentityTables } from '../../db/qualified-tables';
+import type { Role, User } from '../../db/users';
+import { buildConsoleApp } from '../../console/server/app';
+import { consoleEnv } from '../../console/server/config';
+import { createToken } from '../../db/tokens';
+import { startDemoModelServer } from '../../routing/demo-model/server';
+import { kbEnv } from '../../kb/config';
+import { openKnowledgeHub, type KnowledgeHub } from '../../kb/hub';
+import { indexPaths } from '../../kb/indexer';
+import { khIdFor } from '../../kb/kh-id';
+import { uniqueSuffix } from '../integration/env';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
+import { launchChromium } from './chromium';
+import { buildWebApp } from './web-build';
+
+export const PASSWORD = 'correct horse battery staple';
+export const DEFAULT_BUDGET_CENTS = 2_500;
+/** The org the console's acting token belongs to: every workflow the console starts is in it. */
+export const CONSOLE_ORG = 'org-console';
+
+export interface OpenedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Errors the page's code logged and uncaught page errors seen so far (a product page must have none). */
+  problems: string[];
+  /**
+   * Chromium's own "Failed to load resource" lines: every 4xx/5xx answer is logged so, including the ones a page
+   * expects and explains (a 402 on submission, a refused self-disable), so tests assert on them separately.
+   */
+  failedLoads: string[];
+}
+
+/**
+ * The console as a person meets it, on loopback: the Temporal dev server, PostgreSQL and Redis, the identity service,
+ * the ingest API (budget gate on) with a worker on the offline demo model, the console serving a fresh build of
+ * console/web, and Debian's Chromium driving it.
+ */
+export interface BrowserStack {
+  infra: Infrastructure;
+  keel: KeelUnderTest;
+  identity: FastifyInstance;
+  tables: IdentityTables;
+  /** Why the knowledge hub cannot serve here (the test PostgreSQL lacks pgvector), or undefined. */
+  hubUnavailable: string | undefined;
+  consoleUrl: string;
+  /** The console process (the test drops its connections to make the browser reconnect). */
+  console: FastifyInstance;
+  browser: Browser;
+  createUser(input: { email: string; role?: Role; approved?: boolean; budgetCents?: number }): Promise<User>;
+  /** A fresh browser context (no cookies) on `path`; `options` such as the viewer's time zone. */
+  open(path: string, options?: BrowserContextOptions): Promise<OpenedPage>;
+  /** A fresh context signed in as `email` through the sign-in form, then on `path`. */
+  openAs(email: string, path: string, options?: BrowserContextOptions): Promise<OpenedPage>;
+  close(): Promise<void>;
+}
+
+export async function startBrowserStack(): Promise<BrowserStack> {
+  const web = await buildWebApp();
+  const infra = await startInfrastructure();
+  const { pool, schema } = infra.db;
+  const identitySchema = `id_${uniqueSuffix()}`;
+  const tables = identityTables(identitySchema);
+  const closers: Array<() => Promise<unknown>> = [
+    () => web.remove(),
+    () => infra.close(),
+    () => pool.query(`DROP SCHEMA IF EXISTS "${identitySchema}" CASCADE`),
+  ];
+  const close = async () => {
+    for (const fn of closers.reverse()) await fn().catch((err: unknown) => console.error(err));
+  };
+  try {
+    await migrateIdentity(pool, identitySchema);
+    // The demo model's `#slow` pause, shortened: long enough to reload or cancel mid-run, short enough to wait for.
+    const demo = await startDemoModelServer({ slowMs: 1_000 });
+    closers.push(() => demo.close());
+    const keel = await startKeel({
+      ...infra,
+      demoBaseUrl: demo.baseUrl,
+      streamPollMs: 250,
+      budget: {
+        pool,
+        lookup: { identity: tables, ledger: ingestTables(schema), defaultBudgetCents: DEFAULT_BUDGET_CENTS },
+      },
+    });
+    closers.push(() => keel.close());
+    await keel.startWorker();
+
+    // A knowledge hub over the same database, with a few documents for the knowledge page. The API reads its hub
+    // from its dependencies on each request, so handing it one now is what KB_HUB_DIR does at start.
+    const hubDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-console-hub-'));
+    closers.push(() => fs.rm(hubDir, { recursive: true, force: true }));
+    const hub = await openKnowledgeHub({ pool, schema, hubDir, env: kbEnv.parse({}) });
+    closers.push(() => hub.close());
+    // Without pgvector on the test server the hub is unavailable and the API says so (503 with the reason).
+    if (!hub.unavailable) await seedHub(hub);
+    keel.deps.kb = hub;
+
+    // The identity service must trust the console's origin before the console exists, so its port comes first.
+    const consolePort = await freePort();
+    const consoleUrl = `http://127.0.0.1:${consolePort}`;
+
+    const identity = await buildAuthApp(
+      {
+        pool,
+        env: authEnv.parse({
+          DATABASE_URL: infra.db.dsn,
+          DATABASE_SCHEMA: identitySchema,
+          INGEST_SCHEMA: schema,
+          AUTHLIB_SECRET: 'a browser test secret of at least thirty-two characters',
+          AUTHLIB_URL: 'http://127.0.0.1:9',
+          AUTHLIB_COOKIE_DOMAIN: 'localhost',
+          TRUSTED_ORIGINS: consoleUrl,
+          IDP_CLIENT_ID: 'unused',
+          IDP_CLIENT_SECRET: 'unused',
+          IDP_ISSUER_URL: 'http://127.0.0.1:9/unused',
+          ADMIN_EMAILS: '',
+          DEFAULT_BUDGET_USD: String(DEFAULT_BUDGET_CENTS / 100),
+          KEEL_INSTANCE_ID: `test-${uniqueSuffix()}`,
+          // Behind the console, the client address is the console's X-Forwarded-For (see `open`).
+          TRUST_PROXY_HOPS: '1',
+        }),
+      },
+      { logger: false },
+    );
+    closers.push(() => identity.close());
+    const identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
+
+    const { token } = await createToken(pool, {
+      userId: 'console',
+      orgId: CONSOLE_ORG,
+      isAdmin: true,
+      actsForUsers: true,
+      label: 'console',
+    });
+    const app = await buildConsole(web.dir, identityUrl, keel.baseUrl, token);
+    await app.listen({ host: '127.0.0.1', port: consolePort });
+    closers.push(() => app.close());
+
+    const browser = await launchChromium();
+    closers.push(() => browser.close());
+
+    let clients = 0;
+    const open = async (path: string, options: BrowserContextOptions = {}): Promise<OpenedPage> => {
+      // Every context is another person at another address, as a load balancer in front of the console would say:
+      // the identity service's sign-in limit (10 per IP) then counts each test's attempts on their own.
+      clients += 1;
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        extraHTTPHeaders: { 'x-forwarded-for': `10.1.${Math.floor(clients / 250)}.${clients % 250}` },
+        ...options,
+      });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      const failedLoads: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        if (message.text().startsWith('Failed to load resource')) failedLoads.push(message.text());
+        else problems.push(`console: ${message.text()}`);
+      });
+      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+      await page.goto(consoleUrl + path);
+      return { page, context, problems, failedLoads };
+    };
+
+    return {
+      infra,
+      keel,
+      identity,
+      tables,
+      hubUnavailable: hub.unavailable,
+      consoleUrl,
+      console: app,
+      browser,
+      async createUser(input) {
+        const user = await createCredentialUser(pool, tables, {
+          email: input.email,
+          password: PASSWORD,
+          role: input.role ?? 'user',
+          approved: input.approved ?? true,
+          defaultBudgetCents: DEFAULT_BUDGET_CENTS,
+        });
+        if (input.budgetCents !== undefined) {
+          await pool.query(`UPDATE ${tables.users} SET budget_cents = $1 WHERE id = $2`, [input.budgetCents, user.id]);
+        }
+        return user;
+      },
+      open,
+      async openAs(email, path, options) {
+        const opened = await open(`/login?next=${encodeURIComponent(path)}`, options);
+        await signInWithForm(opened.page, email);
+        await opened.page.waitForURL((url) => url.pathname === path.split('?')[0]);
+        return opened;
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+export const HUB_DOCS = {
+  onboarding: { path: 'guides/onboarding.md', title: 'Onboarding guide' },
+  deploys: { path: 'guides/deploys.md', title: 'Deploying Keel' },
+} as const;
+
+async function seedHub(hub: KnowledgeHub): Promise<void> {
+  const doc = (hubPath: string, sensitivity: string, tags: string[], body: string) =>
+    `---\nid: ${khIdFor(`hub:${hubPath}`)}\nsensitivity: ${sensitivity}\ntags: ${JSON.stringify(tags)}\n---\n${body}`;
+  const files: Record<string, string> = {
+    [HUB_DOCS.onboarding.path]: doc(
+      HUB_DOCS.onboarding.path,
+      'public',
+      ['people', 'guides'],
+      '# Onboarding guide\n\nNew teammates read the lighthouse handbook first. See [deploys](deploys.md).\n',
+    ),
+    [HUB_DOCS.deploys.path]: doc(
+      HUB_DOCS.deploys.path,
+      'internal',
+      ['ops', 'guides'],
+      '# Deploying Keel\n\nDeploys run from the release train every Tuesday.\n',
+    ),
+  };
+  for (const [hubPath, content] of Object.entries(files)) {
+    const file = path.join(hub.hubDir, ...hubPath.split('/'));
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, content);
+  }
+  const results = await indexPaths(hub, Object.keys(files));
+  const refused = results.filter((r) => r.status !== 'indexed');
+  if (refused.length > 0) throw new Error(`hub seed not indexed: ${JSON.stringify(refused)}`);
+}
+
+/** A loopback port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function buildConsole(webDir: string, identityUrl: string, ingestUrl: string, token: string) {
+  return buildConsoleApp(
+    consoleEnv.parse({
+      IDENTITY_URL: identityUrl,
+      INGEST_API_URL: ingestUrl,
+      CONSOLE_API_TOKEN: token,
+      CONSOLE_WEB_DIR: webDir,
+      TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
+      UPSTREAM_CONNECT_TIMEOUT_MS: '1000',
+      TRUST_PROXY_HOPS: '1',
+    }),
+    { logger: false },
+  );
+}
+
+export async function signInWithForm(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}

@@ -1,0 +1,119 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  executeChild,
+  isCancellation,
+  proxyActivities,
+  sleep,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { emitSkill, type WorkItemInput } from './capability-definitions';
+import { runCapabilityRoadmap } from './capability-roadmap';
+import { createEmitter } from './emit';
+import { runJob } from './job';
+
+const { markJobStatus, archiveRunGraph, capabilityStatusesOf, openCapabilityRoadmap, recordWorkItemState } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  });
+
+const JOB_ROLE = 'L1.team_lead';
+/** How often a work item waiting on another job's roadmap looks at the capability again. */
+const WAIT_POLL = '2 seconds';
+const WAIT_ROUNDS = 1800;
+export const CAPABILITY_UNAVAILABLE = 'CapabilityUnavailable';
+
+/**
+ * A work item's job. When its work type needs capabilities it is a product build: `product_build_started` names them
+ * and which the org lacks; each missing one is acquired first (its roadmap runs as a child of this job, its events in
+ * this job's stream; a roadmap another job already runs is waited for), and the build goes on once they are active.
+ * Then the work type's scenario runs as the job (`runJob` as a child with the same ids, which ends the job with
+ * `final` or `error`). A capability that cannot be acquired ends the job with `error` code `capability_unavailable`.
+ */
+export async function runWorkItem(input: WorkItemInput): Promise<void> {
+  const { job_id: jobId } = input.ids;
+  const emit = createEmitter(input.ids, `${jobId}/work-item`);
+  let jobRunning = false;
+  try {
+    if (input.capabilities.length > 0) {
+      await markJobStatus({ jobId, status: 'running' });
+      const statuses = await capabilityStatusesOf({ orgId: input.orgId, names: input.capabilities });
+      const missing = input.capabilities.filter((name) => statuses[name] !== 'active');
+      await emitSkill(emit, JOB_ROLE, 'product_build_started', {
+        work_item: input.slug,
+        work_type: input.workType,
+        capabilities: input.capabilities.map((name) => ({ name, status: statuses[name] ?? 'unknown' })),
+        missing,
+      });
+      for (const capability of missing) await acquire(capability);
+    }
+    jobRunning = true;
+    await executeChild(runJob, {
+      workflowId: `${jobId}/build`,
+      typedSearchAttributes: workflowInfo().typedSearchAttributes,
+      args: [input.job],
+    });
+    await recordWorkItemState({ orgId: input.orgId, slug: input.slug, state: 'done' });
+  } catch (err) {
+    const cancelled = isCancellation(err);
+    await CancellationScope.nonCancellable(async () => {
+      await recordWorkItemState({ orgId: input.orgId, slug: input.slug, state: 'failed' });
+      // Once the scenario runs, runJob owns the job's terminal event and status.
+      if (jobRunning) return;
+      const unavailable = (err as { type?: string }).type === CAPABILITY_UNAVAILABLE;
+      const code = cancelled ? 'cancelled' : unavailable ? 'capability_unavailable' : 'job_failed';
+      const message = cancelled ? 'the job was cancelled' : (err as Error).message;
+      await markJobStatus({ jobId, status: cancelled ? 'cancelled' : 'failed', error: { code, message } });
+      await archiveRunGraph({ jobId, outcome: cancelled ? 'cancelled' : 'failed' });
+      await emit(JOB_ROLE, 'error', { retryable: false, code, message });
+    });
+    throw err;
+  }
+
+  async function acquire(capability: string): Promise<void> {
+    const opened = await openCapabilityRoadmap({
+      orgId: input.orgId,
+      capability,
+      jobId,
+      reason: `needed by work item ${input.slug}`,
+      createdBy: input.createdBy,
+      roadmapId: `rm-${uuid4()}`,
+    });
+    if (opened.state === 'active') return;
+    if (opened.state === 'unknown') throw unavailable(`capability ${capability} is not in the registry`);
+    if (opened.state === 'opened') {
+      const result = await executeChild(runCapabilityRoadmap, {
+        workflowId: `${jobId}/acquire-${capability}`,
+        args: [
+          {
+            ids: input.ids,
+            roadmapId: opened.roadmapId!,
+            capability,
+            orgId: input.orgId,
+            reason: `needed by work item ${input.slug}`,
+            standalone: false,
+          },
+        ],
+      });
+      if (result.status !== 'acquired') throw unavailable(`capability ${capability} is blocked: ${result.reason}`);
+      return;
+    }
+    // Another job's roadmap acquires it: wait for its outcome.
+    for (let round = 0; round < WAIT_ROUNDS; round += 1) {
+      const status = (await capabilityStatusesOf({ orgId: input.orgId, names: [capability] }))[capability];
+      if (status === 'active') return;
+      if (status !== 'acquiring') {
+        throw unavailable(`capability ${capability} was not acquired by roadmap ${opened.roadmapId} (${status})`);
+      }
+      await sleep(WAIT_POLL);
+    }
+    throw unavailable(`capability ${capability} is still being acquired by roadmap ${opened.roadmapId}`);
+  }
+}
+
+function unavailable(message: string) {
+  return ApplicationFailure.create({ type: CAPABILITY_UNAVAILABLE, message, nonRetryable: true });
+}

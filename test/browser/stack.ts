@@ -159,6 +159,8 @@ export async function startBrowserStack(): Promise<BrowserStack> {
         extraHTTPHeaders: { 'x-forwarded-for': `10.1.${Math.floor(clients / 250)}.${clients % 250}` },
         ...options,
       });
+      // Waits are for what a person would see; on a loaded 2-core machine a job step can take longer than the default.
+      context.setDefaultTimeout(60_000);
       const page = await context.newPage();
       const problems: string[] = [];
       const failedLoads: string[] = [];

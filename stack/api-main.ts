@@ -5,12 +5,12 @@ import { chatAppRoutes } from '../chat/routes';
 import { identityTables, ingestTables } from '../db/qualified-tables';
 import { loadConfig } from './api-config';
 import { openResources } from './api-resources';
+import { runMain, serveUntilSignal } from './entry-point';
 
 async function main(): Promise<void> {
   const config = await loadConfig(process.env);
   const { api: env } = config;
-  const resources = await openResources(config);
-  try {
+  await serveUntilSignal(await openResources(config), async (resources) => {
     const deps = apiDepsFromEnv(env, resources);
     const app = await buildApp(
       deps,
@@ -32,19 +32,8 @@ async function main(): Promise<void> {
       },
     );
     await app.listen({ host: env.API_HOST, port: env.API_PORT });
-    const shutdown = async () => {
-      await app.close();
-      await resources.close();
-    };
-    process.once('SIGINT', () => void shutdown());
-    process.once('SIGTERM', () => void shutdown());
-  } catch (err) {
-    await resources.close();
-    throw err;
-  }
+    return app;
+  });
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runMain(main);

@@ -1,6 +1,7 @@
 // Entry point: the console alone (`npm run start:console`). `npm start` runs it inside the all-in-one stack.
 import { buildConsoleApp } from '../console/server/app';
 import { loadConfig } from '../console/server/config';
+import { runMain } from './entry-point';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,7 +13,4 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runMain(main);

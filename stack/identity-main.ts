@@ -4,6 +4,7 @@ import { buildAuthApp } from '../auth/app';
 import { migrateIdentity } from '../auth/migrate';
 import { createPool } from '../db/pool';
 import { openAll } from './closers';
+import { runMain, serveUntilSignal } from './entry-point';
 import { loadConfig, type IdentityConfig } from './identity-service-config';
 
 /** What the identity service alone runs on: its migrated database and, when configured, Redis. */
@@ -29,26 +30,14 @@ function openResources({ identity: env }: IdentityConfig) {
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const env = config.identity;
-  const resources = await openResources(config);
-  try {
+  await serveUntilSignal(await openResources(config), async (resources) => {
     const app = await buildAuthApp(
       { pool: resources.pool, env, redis: resources.redis },
       { logger: { level: env.LOG_LEVEL } },
     );
     await app.listen({ host: env.HOST, port: env.PORT });
-    const shutdown = async () => {
-      await app.close();
-      await resources.close();
-    };
-    process.once('SIGINT', () => void shutdown());
-    process.once('SIGTERM', () => void shutdown());
-  } catch (err) {
-    await resources.close();
-    throw err;
-  }
+    return app;
+  });
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runMain(main);

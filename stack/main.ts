@@ -1,8 +1,6 @@
 // `npm start`: the whole of Keel in one process tree, on embedded defaults for whatever is not configured:
 // the Temporal dev server (+ UI), PostgreSQL (PGlite), the in-process queue store and the offline demo model.
+import { runMain } from './entry-point';
 import { startStack } from './start';
 
-startStack(process.env, (line) => process.stdout.write(`${line}\n`)).catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runMain(() => startStack(process.env, (line) => process.stdout.write(`${line}\n`)));

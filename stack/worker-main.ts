@@ -2,6 +2,7 @@
 import { jobTaskQueue } from '../temporal/config';
 import { startKeelWorker } from '../temporal/worker';
 import { loadConfig } from './worker-config';
+import { runMain } from './entry-point';
 import { openResources } from './worker-resources';
 
 async function main(): Promise<void> {
@@ -25,7 +26,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runMain(main);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiEnv } from '../api/config';
 import { chatAppInbound } from '../chat-relay/config';
-import { configError, emptyAsUndefined, parseEnv, parseSlices } from '../config/parse-env';
+import { emptyAsUndefined, parseEnv } from '../config/parse-env';
 import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
 import { productsConfig } from '../products/config';
 import type { ProductSettings } from '../products/settings';
@@ -10,7 +10,7 @@ import { modelEnv, type ModelsConfig } from '../routing/config';
 import { consoleEnv } from '../console/server/config';
 import { workerEnv } from '../temporal/worker-config';
 import { stackIdentityEnv, type StackIdentityEnv } from './identity-config';
-import { modelsSlice } from './models-slice';
+import { loadSlicesWithModels } from './models-slice';
 
 /** `npm start`: the API and a worker in one process, with embedded Temporal and PostgreSQL unless configured. */
 export const stackEnv = apiEnv.extend(workerEnv.shape).extend({
@@ -65,7 +65,8 @@ export interface StartConfig {
  * variable of every slice is in the one message.
  */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
-  const { values, problems } = parseSlices(
+  const { stack, kb, connectors, identity, models, products, console } = await loadSlicesWithModels(
+    'keel start',
     {
       stack: stackEnv,
       models: modelEnv,
@@ -78,10 +79,5 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
     },
     env,
   );
-  const models = await modelsSlice(values.models, env, problems);
-  const { stack, kb, connectors, identity, products, console } = values;
-  if (problems.length > 0 || !stack || !kb || !connectors || !identity || !models || !products || !console) {
-    throw configError('keel start', problems);
-  }
   return { stack, kb, connectors, identity, models, products, console };
 }

@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import { ConfigFileError } from '../config/config-file';
-import { loadModelsConfig, modelFilePaths, type ModelEnv, type ModelsConfig } from '../routing/config';
+import { configError, parseSlices } from '../config/parse-env';
+import { loadModelsConfig, modelFilePaths, type modelEnv, type ModelEnv, type ModelsConfig } from '../routing/config';
 
 /**
  * The model slice of a process's config: the catalog and team controls the slice names, loaded and checked, with the
@@ -20,4 +22,20 @@ export async function modelsSlice(
     problems.push(`  ${variable}: ${first}`, ...err.problems.map((line) => `    ${line}`));
     return undefined;
   }
+}
+
+/**
+ * Parses every slice of a process that routes models (`slices.models` is the model slice) and loads the catalog and
+ * team controls it names; every bad variable and file of every slice in one error, else every slice's value.
+ */
+export async function loadSlicesWithModels<S extends Record<string, z.ZodType> & { models: typeof modelEnv }>(
+  processName: string,
+  slices: S,
+  env: NodeJS.ProcessEnv,
+): Promise<{ [K in keyof S]: K extends 'models' ? ModelsConfig : z.output<S[K]> }> {
+  const { values, problems } = parseSlices(slices, env);
+  const models = await modelsSlice(values.models, env, problems);
+  // A slice that did not parse left a problem, so with none every slice has its value.
+  if (problems.length > 0 || !models) throw configError(processName, problems);
+  return { ...values, models } as { [K in keyof S]: K extends 'models' ? ModelsConfig : z.output<S[K]> };
 }

@@ -1,11 +1,11 @@
-import { configError, parseSlices, setWhenAlone } from '../config/parse-env';
+import { setWhenAlone } from '../config/parse-env';
 import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
 import { kbSettings, type KbEnv } from '../kb/config';
 import { productsConfig } from '../products/config';
 import type { ProductSettings } from '../products/settings';
 import { modelEnv, type ModelsConfig } from '../routing/config';
 import { workerEnv, type WorkerEnv } from '../temporal/worker-config';
-import { modelsSlice } from './models-slice';
+import { loadSlicesWithModels } from './models-slice';
 
 /** A worker alone (production): its own variables, the knowledge hub's, the connectors' and the model catalog's. */
 export interface WorkerConfig {
@@ -18,7 +18,8 @@ export interface WorkerConfig {
 
 /** Parses every variable the worker uses, once, before anything opens; every bad one of every slice in one message. */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> {
-  const { values, problems } = parseSlices(
+  const { worker, kb, connectors, models, products } = await loadSlicesWithModels(
+    'keel worker',
     {
       worker: workerEnv,
       alone: setWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'worker'),
@@ -29,10 +30,5 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> 
     },
     env,
   );
-  const models = await modelsSlice(values.models, env, problems);
-  const { worker, kb, connectors, products } = values;
-  if (problems.length > 0 || !worker || !kb || !connectors || !models || !products) {
-    throw configError('keel worker', problems);
-  }
   return { worker, kb, connectors, models, products };
 }

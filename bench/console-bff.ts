@@ -6,7 +6,6 @@
 // Needs PostgreSQL (BENCH_POSTGRES_DSN; throwaway schemas, dropped at the end).
 // Run: npm run build && node dist/bench/console-bff.js [--n=2000] [--c=16] [--warmup=200]  (or BENCH_N, ...)
 import crypto from 'node:crypto';
-import { Agent, request } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { buildAuthApp } from '../auth/app';
 import { authSettings } from '../auth/config';
@@ -20,13 +19,14 @@ import { identityTables } from '../db/qualified-tables';
 import { createToken } from '../db/tokens';
 import { createQueueStore } from '../queue/create-queue-store';
 import { startBenchApi } from './api';
-import { param, percentile } from './measure';
+import { loadGets, loadRow, param } from './measure';
 import { runBench, Teardown } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const N = param('n', 2000);
 const CONCURRENCY = param('c', 16);
 const WARMUP = param('warmup', 200);
+const LOAD = { requests: N, concurrency: CONCURRENCY, warmup: WARMUP };
 const ORG = 'bench-org';
 const WORKFLOWS = 200;
 
@@ -133,44 +133,9 @@ async function measure(teardown: Teardown): Promise<void> {
     ['console /api/session (preflight only)', consoleUrl, '/api/session', { cookie }],
   ];
   for (const [label, base, path, headers] of rows) {
-    const result = await load(new URL(base), path, headers);
-    console.log(`${label} | ${result.rps.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)}`);
+    const result = await loadGets(new URL(base), path, headers, LOAD);
+    console.log(loadRow(label, result));
   }
-}
-
-async function load(base: URL, path: string, headers: Record<string, string>) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const once = () =>
-    new Promise<number>((resolve, reject) => {
-      const started = process.hrtime.bigint();
-      const req = request({ host: base.hostname, port: base.port, path, agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`${path} answered ${res.statusCode}`));
-          else resolve(Number(process.hrtime.bigint() - started) / 1e6);
-        });
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  const run = async (count: number) => {
-    const samples: number[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < count) {
-        next += 1;
-        samples.push(await once());
-      }
-    };
-    const started = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    return { samples, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
-  };
-  await run(WARMUP);
-  const { samples, seconds } = await run(N);
-  agent.destroy();
-  samples.sort((a, b) => a - b);
-  return { rps: samples.length / seconds, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
 }
 
 runBench(main);

@@ -1,4 +1,5 @@
-// Helpers every benchmark shares: its parameters and its percentiles.
+// Helpers every benchmark shares: its parameters, its percentiles and a keep-alive HTTP load.
+import { Agent, request } from 'node:http';
 
 /** `--name=value` from argv, else BENCH_<NAME>, else the default; an integer of at least `min`. */
 export function param(name: string, fallback: number, min = 1): number {
@@ -12,4 +13,59 @@ export function param(name: string, fallback: number, min = 1): number {
 /** Nearest-rank percentile of ascending samples. */
 export function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * `requests` GETs of `path` on `base` (after `warmup` unmeasured ones), `concurrency` at a time on keep-alive sockets;
+ * an answer other than 200 fails the run. Latencies in milliseconds.
+ */
+export async function loadGets(
+  base: URL,
+  path: string,
+  headers: Record<string, string>,
+  { requests, concurrency, warmup }: { requests: number; concurrency: number; warmup: number },
+): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const once = () =>
+    new Promise<number>((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      const req = request({ host: base.hostname, port: base.port, path, agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`${path} answered ${res.statusCode}`));
+          else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const run = async (count: number) => {
+    const samples: number[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < count) {
+        next += 1;
+        samples.push(await once());
+      }
+    };
+    const started = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return { samples, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  };
+  await run(warmup);
+  const { samples, seconds } = await run(requests);
+  agent.destroy();
+  samples.sort((a, b) => a - b);
+  return { rps: samples.length / seconds, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+/** One row of a load table: `label | req/s | p50 ms | p99 ms`. */
+export function loadRow(label: string, { rps, p50, p99 }: LoadResult): string {
+  return `${label} | ${rps.toFixed(0)} | ${p50.toFixed(2)} | ${p99.toFixed(2)}`;
 }

@@ -4,7 +4,6 @@
 // Needs PostgreSQL (BENCH_POSTGRES_DSN; throwaway schemas, dropped at the end).
 // Run: npm run build && node dist/bench/preflight.js [--n=3000] [--c=16] [--warmup=200]  (or BENCH_N, ...)
 import crypto from 'node:crypto';
-import { Agent, request } from 'node:http';
 import { buildAuthApp } from '../auth/app';
 import { authSettings } from '../auth/config';
 import { createCredentialUser } from '../auth/credential-users';
@@ -12,13 +11,14 @@ import { migrateIdentity } from '../auth/migrate';
 import { identityTables } from '../db/qualified-tables';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
-import { param, percentile } from './measure';
+import { loadGets, loadRow, param } from './measure';
 import { runBench } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const N = param('n', 3000);
 const CONCURRENCY = param('c', 16);
 const WARMUP = param('warmup', 200);
+const LOAD = { requests: N, concurrency: CONCURRENCY, warmup: WARMUP };
 
 async function main(): Promise<void> {
   const suffix = crypto.randomBytes(4).toString('hex');
@@ -56,7 +56,6 @@ async function main(): Promise<void> {
       .map((c) => `${c.name}=${c.value}`)
       .join('; ');
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = new URL(address);
 
     console.log(`GET /internal/preflight, ${N} requests, ${CONCURRENCY} concurrent, keep-alive HTTP on loopback`);
     console.log('check | req/s | p50 ms | p99 ms');
@@ -65,8 +64,8 @@ async function main(): Promise<void> {
       ['database-backed session (fresh=1)', '?fresh=1'],
       ['database session + budget (budget=1)', '?budget=1'],
     ] as const) {
-      const result = await load(Number(port), `/internal/preflight${query}`, cookie);
-      console.log(`${label} | ${result.rps.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)}`);
+      const result = await loadGets(new URL(address), `/internal/preflight${query}`, { cookie }, LOAD);
+      console.log(loadRow(label, result));
     }
   } finally {
     await app.close();
@@ -74,41 +73,6 @@ async function main(): Promise<void> {
     await pool.query(`DROP SCHEMA IF EXISTS "${ingestSchema}" CASCADE`);
     await pool.end();
   }
-}
-
-async function load(port: number, path: string, cookie: string) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const once = () =>
-    new Promise<number>((resolve, reject) => {
-      const started = process.hrtime.bigint();
-      const req = request({ host: '127.0.0.1', port, path, agent, headers: { cookie } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`${path} answered ${res.statusCode}`));
-          else resolve(Number(process.hrtime.bigint() - started) / 1e6);
-        });
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  const run = async (count: number) => {
-    const samples: number[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < count) {
-        next += 1;
-        samples.push(await once());
-      }
-    };
-    const started = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    return { samples, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
-  };
-  await run(WARMUP);
-  const { samples, seconds } = await run(N);
-  agent.destroy();
-  samples.sort((a, b) => a - b);
-  return { rps: samples.length / seconds, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
 }
 
 runBench(main);

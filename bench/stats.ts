@@ -13,14 +13,12 @@
 // Run: npm run build && node dist/bench/stats.js [--rows=100000] [--iterations=100] [--warmup=10]
 import crypto from 'node:crypto';
 import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
 import type { Pool } from 'pg';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { statsQuery, type StatsFilter } from '../db/stats';
 import { createToken } from '../db/tokens';
-import { createQueueStore } from '../queue/create-queue-store';
-import { startBenchApi } from './api';
+import { startReadOnlyBenchApi } from './api';
 import { param, percentile } from './measure';
 import { runBench, Teardown } from './run-bench';
 
@@ -117,17 +115,7 @@ async function main(): Promise<void> {
         `${(Number(process.hrtime.bigint() - seedStarted) / 1e9).toFixed(1)} s | iterations=${iterations} warm-up=${warmup}`,
     );
 
-    const queue = await createQueueStore({ instanceId: `bench-stats-${runId}` });
-    teardown.push('queue', () => queue.close());
-    const connection = Connection.lazy();
-    teardown.push('temporal connection', () => connection.close());
-    const { app, baseUrl } = await startBenchApi({
-      pool,
-      queue,
-      temporal: new Client({ connection }),
-      taskQueue: `bench-stats-${runId}`,
-    });
-    teardown.push('api', () => app.close());
+    const { baseUrl } = await startReadOnlyBenchApi(teardown, pool, `bench-stats-${runId}`);
 
     const org = 'org-stats-0';
     const member = (await createToken(pool, { userId: 'bench-user', orgId: org, isAdmin: false })).token;

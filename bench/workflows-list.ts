@@ -19,7 +19,6 @@
 //      [--page=1000] [--limit=20]  (or BENCH_ROWS, BENCH_ITERATIONS, ...)
 import crypto from 'node:crypto';
 import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
 import { escapeLiteral, type Pool } from 'pg';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
@@ -31,8 +30,7 @@ import {
   listWorkflowsQuery,
   type WorkflowCursor,
 } from '../db/workflow-list';
-import { createQueueStore } from '../queue/create-queue-store';
-import { startBenchApi } from './api';
+import { startReadOnlyBenchApi } from './api';
 import { param, percentile } from './measure';
 import { runBench, Teardown } from './run-bench';
 
@@ -218,20 +216,7 @@ async function main(): Promise<void> {
         `updated_at, in ${seedSeconds.toFixed(1)} s: ${counts.map((c) => `${c.org_id} ${c.visible} visible`).join(', ')}`,
     );
 
-    const queue = await createQueueStore({
-      ...(REDIS_URL ? { redisUrl: REDIS_URL } : {}),
-      instanceId: `bench-wf-${runId}`,
-    });
-    teardown.push('queue', () => queue.close());
-    const connection = Connection.lazy();
-    teardown.push('temporal connection', () => connection.close());
-    const { app, baseUrl } = await startBenchApi({
-      pool,
-      queue,
-      temporal: new Client({ connection }),
-      taskQueue: `bench-wf-${runId}`,
-    });
-    teardown.push('api', () => app.close());
+    const { baseUrl } = await startReadOnlyBenchApi(teardown, pool, `bench-wf-${runId}`, REDIS_URL);
 
     const needed = page * limit;
     const largest = [...counts].sort((a, b) => b.visible - a.visible)[0]!;

@@ -6,22 +6,15 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { IdAllocationError } from '../db/ids';
-import { recordSubmission } from '../db/jobs';
 import { getWorkflow, type WorkflowListRow } from '../db/workflow-list';
 import { getProject } from '../db/projects';
 import { loadWorkflowGraph } from '../scenarios/graph-store';
 import type { TokenOwner } from '../db/tokens';
 import { graphToScenario } from '../scenarios/graph';
-import {
-  KEEL_CREATED_BY,
-  KEEL_MODEL_TIER,
-  KEEL_PROJECT,
-  KEEL_STATUS,
-  KEEL_WORKFLOW_ID,
-} from '../pure/search-attributes';
 import type { runJob } from '../workflows/job';
 import type { JobsDeps } from './deps';
-import { AppError, NotFoundError, UnavailableError } from '../http/errors';
+import { NotFoundError, UnavailableError } from '../http/errors';
+import { recordAndStart } from './record-and-start';
 import { canSee } from './visibility';
 
 export interface JobSubmission {
@@ -93,8 +86,22 @@ export async function submitJob(
   const ids = { job_id: jobId, workflow_id: workflowId, prompt_id: promptId };
   const createdBy = principal.user_id || 'user';
 
-  await recordSubmission(
-    deps.pool,
+  const args: Parameters<typeof runJob> = [
+    {
+      ids,
+      prompt: sub.prompt,
+      projectSlug,
+      modelTier: sub.modelTier,
+      createdBy,
+      scenario,
+      graph,
+      budgetUsd: deps.jobBudgetUsd,
+      heartbeatEveryMs: deps.levelHeartbeatMs,
+      ...(sub.product ? { product: sub.product } : {}),
+    },
+  ];
+  await recordAndStart(
+    deps,
     {
       jobId,
       workflowId,
@@ -108,44 +115,8 @@ export async function submitJob(
       orgId: principal.org_id,
       taskQueue: deps.taskQueue,
     },
-    // Starting the workflow is the durable enqueue; it happens before the rows commit.
-    async () => {
-      try {
-        await deps.temporal.workflow.start<typeof runJob>('runJob', {
-          workflowId: jobId,
-          taskQueue: deps.taskQueue,
-          args: [
-            {
-              ids,
-              prompt: sub.prompt,
-              projectSlug,
-              modelTier: sub.modelTier,
-              createdBy,
-              scenario,
-              graph,
-              budgetUsd: deps.jobBudgetUsd,
-              heartbeatEveryMs: deps.levelHeartbeatMs,
-              ...(sub.product ? { product: sub.product } : {}),
-            },
-          ],
-          memo: { prompt_preview: sub.prompt.slice(0, 200) },
-          typedSearchAttributes: [
-            { key: KEEL_WORKFLOW_ID, value: workflowId },
-            { key: KEEL_CREATED_BY, value: createdBy },
-            { key: KEEL_STATUS, value: 'queued' },
-            ...(projectSlug ? [{ key: KEEL_PROJECT, value: projectSlug }] : []),
-            ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
-          ],
-        });
-      } catch (err) {
-        log.error({ err }, 'could not start the job workflow');
-        throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');
-      }
-    },
-  ).catch((err: unknown) => {
-    if (err instanceof AppError) throw err;
-    log.error({ err }, 'could not record the submission');
-    throw new UnavailableError('database_unavailable', 'the submission could not be stored; retry');
-  });
+    { type: 'runJob', args },
+    log,
+  );
   return ids;
 }

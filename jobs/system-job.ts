@@ -7,12 +7,10 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PoolClient } from 'pg';
-import { recordSubmission } from '../db/jobs';
 import type { TokenOwner } from '../db/tokens';
-import { AppError, UnavailableError } from '../http/errors';
-import { KEEL_CREATED_BY, KEEL_PROJECT, KEEL_STATUS, KEEL_WORKFLOW_ID } from '../pure/search-attributes';
 import type { JobIds } from '../workflows/definitions';
 import type { JobsDeps } from './deps';
+import { recordAndStart } from './record-and-start';
 import { allocate } from './submit';
 
 export interface SystemJob {
@@ -38,8 +36,9 @@ export async function startSystemJob(
   );
   const ids: JobIds = { job_id: `job-${crypto.randomUUID()}`, workflow_id: workflowId, prompt_id: promptId };
   const createdBy = principal.user_id || 'user';
-  await recordSubmission(
-    deps.pool,
+  const { rows } = job;
+  await recordAndStart(
+    deps,
     {
       jobId: ids.job_id,
       workflowId,
@@ -51,30 +50,9 @@ export async function startSystemJob(
       orgId: principal.org_id,
       taskQueue: deps.taskQueue,
     },
-    async (client) => {
-      if (job.rows) await job.rows(client, ids);
-      try {
-        await deps.temporal.workflow.start(job.workflowType, {
-          workflowId: ids.job_id,
-          taskQueue: deps.taskQueue,
-          args: job.args(ids),
-          memo: { prompt_preview: job.prompt.slice(0, 200), ...job.memo },
-          typedSearchAttributes: [
-            { key: KEEL_WORKFLOW_ID, value: workflowId },
-            { key: KEEL_CREATED_BY, value: createdBy },
-            { key: KEEL_STATUS, value: 'queued' },
-            ...(job.projectSlug ? [{ key: KEEL_PROJECT, value: job.projectSlug }] : []),
-          ],
-        });
-      } catch (err) {
-        log.error({ err }, 'could not start the job workflow');
-        throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');
-      }
-    },
-  ).catch((err: unknown) => {
-    if (err instanceof AppError) throw err;
-    log.error({ err }, 'could not record the submission');
-    throw new UnavailableError('database_unavailable', 'the submission could not be stored; retry');
-  });
+    { type: job.workflowType, args: job.args(ids), memo: job.memo },
+    log,
+    rows && ((client) => rows(client, ids)),
+  );
   return ids;
 }

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
+// The one Chromium launch the console bench and the browser tests share (the tests import it from here: the build
+// compiles bench/, not test/).
+
 /** Debian's Chromium (`apt-get install chromium`); Playwright cannot download its own browsers here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -16,7 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { Client, Connection } from '@temporalio/client';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Pool } from 'pg';
 import { jobEventsChannel } from '../jobs/job-event-feed';
 import { buildAuthApp } from '../auth/app';
@@ -34,20 +34,10 @@ import type { EventDraft } from '../events/envelope';
 import { createQueueStore } from '../queue/create-queue-store';
 import type { QueueStore } from '../queue/queue-store';
 import { startBenchApi } from './api';
+import { launchChromium } from './chromium';
 import { param, percentile } from './measure';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ORG = 'org-bench-console';
 const PASSWORD = 'bench password that is long enough';
 const WAIT_MS = 120_000;
@@ -373,7 +363,7 @@ async function main(): Promise<void> {
     throw new Error(`no built web app under ${DEFAULT_WEB_DIR}: run npm run build first`);
   });
   const stack = await startStack(workflows);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+  const browser = await launchChromium();
   try {
     console.log(
       `console bench: ${workflows} workflows, ${events} events, ${runs} runs per measure, Chromium ${browser.version()}`,

@@ -20,7 +20,7 @@ import { indexPaths } from '../../kb/indexer';
 import { khIdFor } from '../../kb/kh-id';
 import { uniqueSuffix } from '../integration/env';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
-import { launchChromium } from './chromium';
+import { launchChromium } from '../../bench/chromium';
 import { buildWebApp } from './web-build';
 
 export const PASSWORD = 'correct horse battery staple';

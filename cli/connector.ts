@@ -1,20 +1,19 @@
 // `keel connector run|trigger|reset`: a connector run in this process, a one-off run on the workers, a cursor reset.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Pool } from 'pg';
 import { ConnectorNameSchema } from '../connectors/config';
 import type { Connector, ConnectorName } from '../connectors/contract';
 import { runConnectorOnce, type RunReport } from '../connectors/run-once';
 import { resetConnectorCursor } from '../connectors/state-store';
 import { migrate } from '../db/migrate';
-import { openHub } from '../kb/open-hub';
 import { readStackState } from '../stack/state-file';
 import { temporalSettings } from '../temporal/config';
 import { connectClient } from '../temporal/connection';
 import { triggerConnectorRun } from '../temporal/connector-schedules';
-import type { CliEnv, ConnectorCommandConfig } from './config';
+import type { ConnectorCommandConfig } from './config';
 import { runSlackBackfill, SLACK_BACKFILL_USAGE } from './connector-backfill';
 import { CommandFailed } from './models';
+import { withHub, type OpenDatabase } from './with-hub';
 
 export const CONNECTOR_USAGE = `  keel connector run --connector notion|slack|github
       Run a connector here, now: clone the hub (KB_HUB_URL) into a temporary directory, write changed records under
@@ -26,8 +25,6 @@ export const CONNECTOR_USAGE = `  keel connector run --connector notion|slack|gi
       Forget the stored cursor: the next run reads everything again (unchanged records are not rewritten).
   keel connector backfill --connector slack --export <dir> --channel <id|name>
       Re-seed one channel from a workspace export, written and indexed the way a run does.`;
-
-type OpenDatabase = (env: CliEnv) => Promise<{ pool: Pool; close(): Promise<void> }>;
 
 function connectorName(value: string | undefined): ConnectorName {
   const parsed = ConnectorNameSchema.safeParse(value);
@@ -88,23 +85,15 @@ async function runHere(
   openDatabase: OpenDatabase,
   connector?: Connector<unknown>,
 ): Promise<RunReport> {
-  const { cli: env } = config;
-  const database = await openDatabase(env);
-  try {
-    await migrate(database.pool, env.POSTGRES_SCHEMA);
-    const { hub, warning } = await openHub({
-      config: config.kb,
-      pool: database.pool,
-      schema: env.POSTGRES_SCHEMA,
-      dataDir: env.DATA_DIR,
-      postgresSsl: env.POSTGRES_SSL,
-    });
-    try {
+  return withHub(
+    config,
+    openDatabase,
+    async ({ hub, warning, pool }) => {
       if (warning) throw new CommandFailed(warning);
       const report = await runConnectorOnce({
         name,
         config: config.connectors,
-        pool: database.pool,
+        pool,
         index: { pool: hub.pool, embedder: hub.embedder, unavailable: hub.unavailable },
         connector,
         log: (line) => console.error(line),
@@ -117,12 +106,9 @@ async function runHere(
         `${name}: ${report.records} records, ${report.written.length} written, ${report.unchanged} unchanged, ${report.bytes} bytes`,
       );
       return report;
-    } finally {
-      await hub.close();
-    }
-  } finally {
-    await database.close();
-  }
+    },
+    (pool) => migrate(pool, config.cli.POSTGRES_SCHEMA),
+  );
 }
 
 async function trigger(config: ConnectorCommandConfig, name: ConnectorName, wait: boolean): Promise<number> {

@@ -1,13 +1,12 @@
 // `keel kb index|reembed` (the knowledge index, straight on the database) and `keel kb-mcp` (the read-only MCP server).
 import { parseArgs } from 'node:util';
-import type { Pool } from 'pg';
 import { indexAll, indexPaths, type IndexResult } from '../kb/indexer';
 import { runKbMcpOverStdio } from '../kb/mcp/server';
-import { openHub } from '../kb/open-hub';
 import { reembedIndex } from '../kb/reembed';
 import { readDevToken, readStackState } from '../stack/state-file';
 import type { CliEnv, KbCommandConfig } from './config';
 import { CommandFailed } from './models';
+import { withHub, type OpenDatabase } from './with-hub';
 
 export const KB_USAGE = `  keel kb index (--all | <hub path>...)
       Bring the knowledge index in line with these hub files (KB_HUB_DIR): insert, update or delete each.
@@ -17,14 +16,11 @@ export const KB_USAGE = `  keel kb index (--all | <hub path>...)
   keel kb-mcp
       A read-only MCP server on stdio (tools kb_query, kb_doc) for KEEL_API_URL with KEEL_TOKEN.`;
 
-type OpenDatabase = (env: CliEnv) => Promise<{ pool: Pool; close(): Promise<void> }>;
-
 export async function runKbCommand(
   config: KbCommandConfig,
   args: string[],
   openDatabase: OpenDatabase,
 ): Promise<number> {
-  const { cli: env } = config;
   const [sub, ...rest] = args;
   if (sub !== 'index' && sub !== 'reembed')
     throw new CommandFailed(`unknown command: kb ${args.join(' ')}\n\n${KB_USAGE}`);
@@ -36,33 +32,19 @@ export async function runKbCommand(
   if (sub === 'index' && !values.all && positionals.length === 0) {
     throw new CommandFailed(`keel kb index needs --all or hub paths\n\n${KB_USAGE}`);
   }
-  const database = await openDatabase(env);
-  try {
-    const { hub, warning } = await openHub({
-      config: config.kb,
-      pool: database.pool,
-      schema: env.POSTGRES_SCHEMA,
-      dataDir: env.DATA_DIR,
-      postgresSsl: env.POSTGRES_SSL,
-    });
-    try {
-      if (hub.unavailable) throw new CommandFailed(hub.unavailable);
-      if (sub === 'reembed') {
-        const done = await reembedIndex(hub, (n, total) => process.stderr.write(`\rre-embedded ${n}/${total} chunks`));
-        if (done.reembedded > 0) process.stderr.write('\n');
-        console.log(`re-embedded ${done.reembedded} chunks; the index now holds vectors of ${done.description}`);
-        return 0;
-      }
-      if (warning) throw new CommandFailed(warning);
-      const results = values.all ? await indexAll(hub) : await indexPaths(hub, positionals);
-      for (const result of results) console.log(describe(result));
-      return results.some((r) => r.status === 'invalid') ? 1 : 0;
-    } finally {
-      await hub.close();
+  return withHub(config, openDatabase, async ({ hub, warning }) => {
+    if (hub.unavailable) throw new CommandFailed(hub.unavailable);
+    if (sub === 'reembed') {
+      const done = await reembedIndex(hub, (n, total) => process.stderr.write(`\rre-embedded ${n}/${total} chunks`));
+      if (done.reembedded > 0) process.stderr.write('\n');
+      console.log(`re-embedded ${done.reembedded} chunks; the index now holds vectors of ${done.description}`);
+      return 0;
     }
-  } finally {
-    await database.close();
-  }
+    if (warning) throw new CommandFailed(warning);
+    const results = values.all ? await indexAll(hub) : await indexPaths(hub, positionals);
+    for (const result of results) console.log(describe(result));
+    return results.some((r) => r.status === 'invalid') ? 1 : 0;
+  });
 }
 
 function describe(result: IndexResult): string {

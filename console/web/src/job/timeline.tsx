@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AgentEvent } from '../schemas';
 import { Time } from '../time-tag';
 import { describeEvent } from './derive';
+import { virtualRowStyle } from '../virtual-row';
 
 const ROW_HEIGHT = 44;
 
@@ -61,14 +62,7 @@ export function Timeline({ events }: { events: AgentEvent[] }) {
                 className={`event kind-${known ? event.kind : 'unknown'}`}
                 aria-setsize={events.length}
                 aria-posinset={item.index + 1}
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  height: ROW_HEIGHT,
-                  transform: `translateY(${item.start}px)`,
-                }}
+                style={virtualRowStyle(ROW_HEIGHT, item.start)}
               >
                 <span className="seq">#{event.sequence}</span>
                 <span className="when">

@@ -9,6 +9,7 @@ import { useResource } from '../use-resource';
 import { ACTIVE_REFETCH_MS, SENTINEL_MARGIN_PX } from './list-state';
 import { StatusBadge } from './status-badge';
 import { useWorkflowList } from './use-workflow-list';
+import { virtualRowStyle } from '../virtual-row';
 
 const ROW_HEIGHT = 52;
 
@@ -134,14 +135,7 @@ function Rows({ rows, onToggleHidden }: { rows: Workflow[]; onToggleHidden: (row
             className="wf-row"
             aria-setsize={rows.length}
             aria-posinset={item.index + 1}
-            style={{
-              position: 'absolute',
-              top: 0,
-              left: 0,
-              right: 0,
-              height: ROW_HEIGHT,
-              transform: `translateY(${item.start - scrollMargin}px)`,
-            }}
+            style={virtualRowStyle(ROW_HEIGHT, item.start - scrollMargin)}
           >
             <Link to={`/workflows/${encodeURIComponent(row.workflow_id)}`} className="wf-id">
               {row.workflow_id}

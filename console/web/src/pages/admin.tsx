@@ -7,6 +7,7 @@ import { useSession } from '../session';
 import { formatCents } from '../time';
 import { useResource } from '../use-resource';
 import { ForbiddenPage } from './refused';
+import { ScrollTable } from '../scroll-table';
 
 export function AdminPage() {
   const { user } = useSession();
@@ -44,25 +45,11 @@ function Users({ selfId }: { selfId: string }) {
       {users.loading && !users.data ? <Loading what="users" /> : null}
       {users.data?.users.length === 0 ? <p className="empty">No users yet.</p> : null}
       {users.data ? (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Status</th>
-                <th scope="col">Role</th>
-                <th scope="col">Spent this month</th>
-                <th scope="col">Monthly budget</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.users.map((u) => (
-                <UserRow key={u.id} user={u} self={u.id === selfId} change={change} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable columns={['User', 'Status', 'Role', 'Spent this month', 'Monthly budget', 'Actions']}>
+          {users.data.users.map((u) => (
+            <UserRow key={u.id} user={u} self={u.id === selfId} change={change} />
+          ))}
+        </ScrollTable>
       ) : null}
     </section>
   );

@@ -1,6 +1,7 @@
 import { LoadProblem, Loading } from '../problem';
 import { ModelList, type ModelRow } from '../schemas';
 import { useResource } from '../use-resource';
+import { ScrollTable } from '../scroll-table';
 
 export function ModelsPage() {
   const models = useResource('/api/v1/models', ModelList);
@@ -14,42 +15,27 @@ export function ModelsPage() {
       </p>
       {models.loading ? <Loading what="models" /> : null}
       {models.data ? (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Model</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Tier</th>
-                <th scope="col">Price / 1k tokens</th>
-                <th scope="col">Configured</th>
-                <th scope="col">Allowed</th>
-                <th scope="col">Free quota used</th>
-              </tr>
-            </thead>
-            <tbody>
-              {models.data.models.map((m) => (
-                <tr key={`${m.provider}/${m.model}`}>
-                  <th scope="row">
-                    {m.display_name}
-                    <br />
-                    <code className="hint">{m.model}</code>
-                  </th>
-                  <td>{m.provider}</td>
-                  <td>{m.cost_tier}</td>
-                  <td>
-                    {m.pricing_per_1k ? `$${m.pricing_per_1k.input} in / $${m.pricing_per_1k.output} out` : 'free'}
-                  </td>
-                  <td>{m.configured ? 'yes' : 'no'}</td>
-                  <td>{m.allowed ? 'yes' : 'no'}</td>
-                  <td>
-                    <Quota row={m} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          columns={['Model', 'Provider', 'Tier', 'Price / 1k tokens', 'Configured', 'Allowed', 'Free quota used']}
+        >
+          {models.data.models.map((m) => (
+            <tr key={`${m.provider}/${m.model}`}>
+              <th scope="row">
+                {m.display_name}
+                <br />
+                <code className="hint">{m.model}</code>
+              </th>
+              <td>{m.provider}</td>
+              <td>{m.cost_tier}</td>
+              <td>{m.pricing_per_1k ? `$${m.pricing_per_1k.input} in / $${m.pricing_per_1k.output} out` : 'free'}</td>
+              <td>{m.configured ? 'yes' : 'no'}</td>
+              <td>{m.allowed ? 'yes' : 'no'}</td>
+              <td>
+                <Quota row={m} />
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       ) : null}
     </section>
   );

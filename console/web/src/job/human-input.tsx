@@ -4,30 +4,24 @@ import { call } from '../api';
 import { ErrorNote } from '../problem';
 import { Approval } from '../schemas';
 import type { ApprovalAsk, Question } from './derive';
+import { useAction } from '../use-action';
 
 /** An `ask_user` question answered in place (`POST /v1/jobs/:id/resume` with its `call_id`). */
 export function QuestionCard({ jobId, question }: { jobId: string; question: Question }) {
   const [answer, setAnswer] = useState('');
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const field = `answer-${question.callId}`;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await call(`/api/v1/jobs/${encodeURIComponent(jobId)}/resume`, z.unknown(), {
         method: 'POST',
         body: { call_id: question.callId, answer },
       });
       setSent(true);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   if (sent) return <p role="status">Answer sent; the job continues.</p>;
@@ -57,24 +51,17 @@ export function DecideButtons({
   onDecided: (decision: Approval) => void;
 }) {
   const [comment, setComment] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const field = `comment-${approvalId}`;
 
   async function decide(decision: 'approve' | 'reject') {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const decided = await call(`/api/v1/approvals/${encodeURIComponent(approvalId)}/decide`, Approval, {
         method: 'POST',
         body: { decision, ...(comment.trim() ? { comment: comment.trim() } : {}) },
       });
       onDecided(decided);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { ApiError, call } from '../api';
 import { ErrorNote, Loading } from '../problem';
 import { ConsoleConfig } from '../schemas';
+import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
 
 /** Only console paths are followed after sign-in, so a crafted link cannot send a person elsewhere. */
@@ -18,25 +19,22 @@ export function LoginPage() {
   const next = safeNext(params.get('next'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await call('/api/auth/sign-in/email', z.unknown(), { method: 'POST', body: { email, password } });
-      void navigate(next, { replace: true });
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'pending_approval') {
-        void navigate('/pending', { replace: true });
-        return;
+    await run(async () => {
+      try {
+        await call('/api/auth/sign-in/email', z.unknown(), { method: 'POST', body: { email, password } });
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'pending_approval') {
+          void navigate('/pending', { replace: true });
+          return;
+        }
+        throw describeSignInError(err);
       }
-      setError(describeSignInError(err));
-    } finally {
-      setBusy(false);
-    }
+      void navigate(next, { replace: true });
+    });
   }
 
   return (

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { call } from '../api';
 import { ErrorNote } from '../problem';
 import { Project, ProjectList, WorkflowCreated } from '../schemas';
+import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
 
 const TIERS = [
@@ -21,14 +22,11 @@ export function NewRunPage() {
   const [projectName, setProjectName] = useState('');
   const [tier, setTier] = useState<(typeof TIERS)[number]['value']>('cheap');
   const [scenario, setScenario] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       let projectSlug = project || undefined;
       if (project === NEW_PROJECT) {
         const created = await call('/api/v1/projects', Project, { method: 'POST', body: { name: projectName.trim() } });
@@ -46,10 +44,7 @@ export function NewRunPage() {
         },
       });
       void navigate(`/jobs/${encodeURIComponent(accepted.job_id)}`);
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
+    });
   }
 
   return (

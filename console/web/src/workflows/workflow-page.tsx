@@ -9,6 +9,7 @@ import { Time } from '../time-tag';
 import { useResource } from '../use-resource';
 import { AgentGraphPanel } from './agent-graph';
 import { StatusBadge } from './status-badge';
+import { useAction } from '../use-action';
 
 /** A workflow whose latest job ended has an archived run graph; asking before that only earns a 409. */
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
@@ -108,23 +109,16 @@ export function WorkflowPage() {
 
 function AddPrompt({ base, onAdded }: { base: string; onAdded: () => void }) {
   const [prompt, setPrompt] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
   const [result, setResult] = useState<{ delivered: string; job_id: string | null } | null>(null);
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const accepted = await call(`${base}/prompts`, PromptAccepted, { method: 'POST', body: { prompt } });
       setResult(accepted);
       setPrompt('');
       onAdded();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   return (
     <form className="stack" onSubmit={(e) => void submit(e)}>

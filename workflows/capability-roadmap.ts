@@ -7,6 +7,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { ACTIVITY_RETRY } from './activity-retry';
 import {
   emitSkill,
   MAX_UNIT_RETRIES,
@@ -16,7 +17,7 @@ import {
   type UnitInput,
   type UnitResult,
 } from './capability-definitions';
-import type { LevelResult } from './definitions';
+import { JOB_ROLE, type LevelResult } from './definitions';
 import { createEmitter } from './emit';
 import { runLevel } from './level';
 import { preview } from './prompts';
@@ -32,11 +33,10 @@ const {
   loadScenario,
 } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  retry: ACTIVITY_RETRY,
 });
 
-/** The team lead speaks for the job; units speak as the acquisition level. */
-const JOB_ROLE = 'L1.team_lead';
+/** Units speak as the acquisition level (the team lead, JOB_ROLE, speaks for the job). */
 const UNIT_ROLE = 'L2.acquisition';
 /** ApplicationFailure type a blocked roadmap ends its job with. */
 export const CAPABILITY_BLOCKED = 'CapabilityAcquisitionBlocked';

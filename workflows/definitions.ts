@@ -134,3 +134,6 @@ export const JOB_NOT_RECORDED = 'JobNotRecorded';
 export const INVALID_EVENT = 'InvalidEvent';
 /** A level: the model kept calling tools past the level's round limit. */
 export const TOOL_ROUNDS_EXHAUSTED = 'ToolRoundsExhausted';
+
+/** The role that speaks for a whole job (its events and run graph) in the workflows that are not the hierarchy. */
+export const JOB_ROLE = 'L1.team_lead';

@@ -1,11 +1,12 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { ACTIVITY_RETRY } from './activity-retry';
 import type { EventKind, EventPayload } from '../events/payloads';
 import type { JobIds } from './definitions';
 
 const { appendEvent } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  retry: ACTIVITY_RETRY,
 });
 
 /** Typed by kind: a kind without a contract in events/payloads.ts, or a payload its contract refuses, does not compile. */

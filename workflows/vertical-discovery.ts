@@ -7,18 +7,17 @@ import {
   setHandler,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { ACTIVITY_RETRY } from './activity-retry';
 import { emitSkill, type VerticalInput } from './capability-definitions';
 import { createEmitter } from './emit';
-import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID } from './definitions';
+import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, JOB_ROLE } from './definitions';
 import { interruptsQuery, resumeUpdate } from './human-input';
 
 const { markJobStatus, archiveRunGraph, discoverVertical, answerVerticalPlan, failVerticalDiscovery } =
   proxyActivities<Activities>({
     startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+    retry: ACTIVITY_RETRY,
   });
-
-const JOB_ROLE = 'L1.team_lead';
 
 /**
  * A vertical's discovery job: reads the knowledge hub about the vertical, proposes the capabilities, templates and

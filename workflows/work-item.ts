@@ -9,6 +9,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { ACTIVITY_RETRY } from './activity-retry';
+import { JOB_ROLE } from './definitions';
 import { emitSkill, type WorkItemInput } from './capability-definitions';
 import { runCapabilityRoadmap } from './capability-roadmap';
 import { createEmitter } from './emit';
@@ -17,10 +19,9 @@ import { runJob } from './job';
 const { markJobStatus, archiveRunGraph, capabilityStatusesOf, openCapabilityRoadmap, recordWorkItemState } =
   proxyActivities<Activities>({
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+    retry: ACTIVITY_RETRY,
   });
 
-const JOB_ROLE = 'L1.team_lead';
 /** How often a work item waiting on another job's roadmap looks at the capability again. */
 const WAIT_POLL = '2 seconds';
 const WAIT_ROUNDS = 1800;

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { QueueStore } from '../queue/queue-store';
+import { withTransaction } from './transaction';
 
 /** Allocates the human-readable ids `wf-<n>` and `pt-<n>`. */
 export interface IdAllocator {
@@ -52,9 +53,7 @@ function highestIssuedSql(spec: SequenceSpec): string {
  * lock so two processes starting together align once.
  */
 async function alignSequence(pool: Pool, spec: SequenceSpec): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`keel-ids:${spec.sequence}`]);
     const { rows } = await client.query<{ highest: string }>(highestIssuedSql(spec));
     const highest = Number(rows[0]?.highest ?? 0);
@@ -64,13 +63,7 @@ async function alignSequence(pool: Pool, spec: SequenceSpec): Promise<void> {
         WHERE $1::bigint > CASE WHEN is_called THEN last_value ELSE last_value - 1 END`,
       [highest],
     );
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import { createPoolFromEnv } from '../db/pool';
-import { openHub } from '../kb/open-hub';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { temporalSettings } from '../temporal/config';
 import { connectClient, ensureSearchAttributes } from '../temporal/connection';
 import type { ApiConfig } from './api-config';
 import { openAll } from './closers';
+import { openProcessHub } from './process-hub';
 
 /** What the ingest API alone runs on, opened from its parsed config; `close()` closes all of it. */
 export function openResources(config: ApiConfig, warn: (line: string) => void = console.warn) {
@@ -25,15 +25,17 @@ export function openResources(config: ApiConfig, warn: (line: string) => void = 
     if (warning) warn(`warning: ${warning}`);
     // The API lists the catalog (GET /v1/models) but never calls a model; workers serve the demo model.
     const models = closers.add(await openModels(config.models, queue, { serveDemo: false }), (m) => m.close());
-    const kb = await openHub({
-      config: config.kb,
-      pool,
-      schema: api.POSTGRES_SCHEMA,
-      dataDir: api.DATA_DIR,
-      postgresSsl: api.POSTGRES_SSL,
-    });
-    closers.add(kb.hub, (hub) => hub.close());
-    if (kb.warning) warn(`warning: ${kb.warning}`);
-    return { pool, queue, temporal: temporal.client, models: models.router, kb: kb.hub };
+    const kb = await openProcessHub(
+      closers,
+      {
+        config: config.kb,
+        pool,
+        schema: api.POSTGRES_SCHEMA,
+        dataDir: api.DATA_DIR,
+        postgresSsl: api.POSTGRES_SSL,
+      },
+      warn,
+    );
+    return { pool, queue, temporal: temporal.client, models: models.router, kb };
   });
 }

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
-import { openHub } from '../kb/open-hub';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { findTemporalCli } from '../temporal/cli-path';
@@ -12,6 +11,7 @@ import { connectClient, connectWorker, ensureSearchAttributes } from '../tempora
 import { ensureConnectorSchedules } from '../temporal/connector-schedules';
 import { startDevServer, type DevServer } from '../temporal/dev-server';
 import { openAll } from './closers';
+import { openProcessHub } from './process-hub';
 import type { StartConfig } from './config';
 
 /**
@@ -65,15 +65,17 @@ export function openResources(config: StartConfig, dataDir: string, say: (line: 
       (p) => p.end(),
     );
     await migrate(pool, env.POSTGRES_SCHEMA);
-    const kb = await openHub({
-      config: config.kb,
-      pool,
-      schema: env.POSTGRES_SCHEMA,
-      dataDir,
-      postgresSsl: env.POSTGRES_SSL,
-    });
-    closers.add(kb.hub, (hub) => hub.close());
-    if (kb.warning) say(`warning: ${kb.warning}`);
+    const kb = await openProcessHub(
+      closers,
+      {
+        config: config.kb,
+        pool,
+        schema: env.POSTGRES_SCHEMA,
+        dataDir,
+        postgresSsl: env.POSTGRES_SSL,
+      },
+      say,
+    );
 
     const queue = closers.add(
       await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID }),
@@ -94,7 +96,7 @@ export function openResources(config: StartConfig, dataDir: string, say: (line: 
       embedded,
       databaseUrl,
       pool,
-      kb: kb.hub,
+      kb,
       queue,
       models,
       temporal,

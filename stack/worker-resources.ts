@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { workspaceRoot } from '../config/workspace-root';
 import { createPoolFromEnv } from '../db/pool';
-import { openHub } from '../kb/open-hub';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
 import { jobTaskQueue, temporalSettings } from '../temporal/config';
 import { connectClient, connectWorker, ensureSearchAttributes } from '../temporal/connection';
 import { ensureConnectorSchedules } from '../temporal/connector-schedules';
 import { openAll } from './closers';
+import { openProcessHub } from './process-hub';
 import type { WorkerConfig } from './worker-config';
 
 /**
@@ -25,15 +25,17 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
     );
     const models = closers.add(await openModels(config.models, queue, { serveDemo: true }), (m) => m.close());
     // kb_search reads the knowledge hub; a hub that cannot serve only makes the tool say so.
-    const kb = await openHub({
-      config: config.kb,
-      pool,
-      schema: env.POSTGRES_SCHEMA,
-      dataDir: env.DATA_DIR,
-      postgresSsl: env.POSTGRES_SSL,
-    });
-    closers.add(kb.hub, (hub) => hub.close());
-    if (kb.warning) warn(`warning: ${kb.warning}`);
+    const kb = await openProcessHub(
+      closers,
+      {
+        config: config.kb,
+        pool,
+        schema: env.POSTGRES_SCHEMA,
+        dataDir: env.DATA_DIR,
+        postgresSsl: env.POSTGRES_SSL,
+      },
+      warn,
+    );
     const settings = temporalSettings(env, env.TEMPORAL_ADDRESS!, (p) => fs.readFileSync(p));
     // Workflows upsert KeelStatus, so the attributes must exist before the first job runs here.
     const registrar = await connectClient(settings);
@@ -57,7 +59,7 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
         models: models.router,
         workspaceRoot: workspaceRoot(env),
         chat: chatWebApiFromEnv(env),
-        kb: kb.hub,
+        kb,
         connectors: config.connectors,
         products: config.products,
       },

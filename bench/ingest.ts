@@ -11,8 +11,6 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { WorkflowStartOptions } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { migrate } from '../db/migrate';
-import { createPool } from '../db/pool';
 import { createToken } from '../db/tokens';
 import { createQueueStore } from '../queue/create-queue-store';
 import { findTemporalCli } from '../temporal/cli-path';
@@ -21,6 +19,7 @@ import type { runJob } from '../workflows/job';
 import { startBenchApi } from './api';
 import { param, percentile } from './measure';
 import { runBench, Teardown } from './run-bench';
+import { throwawaySchema } from './throwaway-schema';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -112,10 +111,7 @@ async function main(): Promise<void> {
     teardown.push('temporal', () => temporal.teardown());
 
     const schema = `bench_${runId}`;
-    const pool = createPool({ dsn: POSTGRES_DSN, max: poolMax, ssl: false, schema });
-    teardown.push('pool', () => pool.end());
-    teardown.push('schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
-    await migrate(pool, schema);
+    const pool = await throwawaySchema(teardown, POSTGRES_DSN, schema, poolMax);
 
     const queue = await createQueueStore({ redisUrl: REDIS_URL, instanceId: `bench-${runId}` });
     teardown.push('redis', () => queue.close());

@@ -14,13 +14,12 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Pool } from 'pg';
-import { migrate } from '../db/migrate';
-import { createPool } from '../db/pool';
 import { statsQuery, type StatsFilter } from '../db/stats';
 import { createToken } from '../db/tokens';
 import { startReadOnlyBenchApi } from './api';
 import { param, percentile } from './measure';
 import { runBench, Teardown } from './run-bench';
+import { throwawaySchema } from './throwaway-schema';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -98,10 +97,7 @@ async function main(): Promise<void> {
   const teardown = new Teardown();
   try {
     const schema = `bench_stats_${runId}`;
-    const pool = createPool({ dsn: POSTGRES_DSN, max: 4, ssl: false, schema });
-    teardown.push('pool', () => pool.end());
-    teardown.push('schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
-    await migrate(pool, schema);
+    const pool = await throwawaySchema(teardown, POSTGRES_DSN, schema, 4);
     const { rows: version } = await pool.query<{ server_version: string }>('SHOW server_version');
     const seedStarted = process.hrtime.bigint();
     await seed(pool, rows);

@@ -20,8 +20,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { escapeLiteral, type Pool } from 'pg';
-import { migrate } from '../db/migrate';
-import { createPool } from '../db/pool';
 import { createToken } from '../db/tokens';
 import {
   decodeCursor,
@@ -33,6 +31,7 @@ import {
 import { startReadOnlyBenchApi } from './api';
 import { param, percentile } from './measure';
 import { runBench, Teardown } from './run-bench';
+import { throwawaySchema } from './throwaway-schema';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL;
@@ -188,10 +187,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => (interrupted = true));
   try {
     const schema = `bench_wf_${runId}`;
-    const pool = createPool({ dsn: POSTGRES_DSN, max: 4, ssl: false, schema });
-    teardown.push('pool', () => pool.end());
-    teardown.push('schema', () => pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
-    await migrate(pool, schema);
+    const pool = await throwawaySchema(teardown, POSTGRES_DSN, schema, 4);
     const { rows: version } = await pool.query<{ server_version: string }>('SHOW server_version');
     console.log(
       `PostgreSQL ${version[0]?.server_version} | schema ${schema} | rows=${rows} limit=${limit} page=${page} ` +

@@ -1,6 +1,6 @@
 /** Row access for initiatives, their workflows, and progress rolled up from the jobs of those workflows. */
 import type { Pool, PoolClient } from 'pg';
-import { rfc3339 } from './keyset';
+import { newestFirstPage, rfc3339, type NewestFirstOptions } from './keyset';
 
 type Db = Pool | PoolClient;
 
@@ -48,25 +48,12 @@ export async function getInitiative(db: Db, initiativeId: string): Promise<Initi
   return rows[0];
 }
 
-export async function listInitiatives(
-  pool: Pool,
-  options: { orgId: string | null; limit: number; after?: [string, string] },
-): Promise<InitiativeRow[]> {
-  const values: unknown[] = [];
-  const param = (v: unknown) => `$${values.push(v)}`;
-  const where: string[] = [];
-  if (options.orgId !== null) where.push(`i.org_id = ${param(options.orgId)}`);
-  if (options.after) {
-    where.push(
-      `(i.created_at, i.initiative_id COLLATE "C") < (${param(options.after[0])}::timestamptz, ${param(options.after[1])})`,
-    );
-  }
-  const { rows } = await pool.query<InitiativeRow>(
-    `SELECT ${COLUMNS} FROM initiatives i ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY i.created_at DESC, i.initiative_id COLLATE "C" DESC LIMIT ${param(options.limit)}`,
-    values,
+export function listInitiatives(pool: Pool, options: NewestFirstOptions): Promise<InitiativeRow[]> {
+  return newestFirstPage<InitiativeRow>(
+    pool,
+    { table: 'initiatives', alias: 'i', id: 'initiative_id', columns: COLUMNS },
+    options,
   );
-  return rows;
 }
 
 /** Progress of each initiative: its workflows' jobs by status and cost, and its work items done. One query per page. */

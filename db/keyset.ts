@@ -1,3 +1,5 @@
+import type { Pool, QueryResultRow } from 'pg';
+
 /**
  * Opaque keyset cursors for every list of the API, on the workflow list's model (db/workflow-list.ts): URL-safe
  * base64 without padding of the last row's ordering values joined by `|`; the next page starts strictly after them.
@@ -42,4 +44,39 @@ export function pageOf<T>(
 ): { rows: T[]; next_cursor: string | null } {
   const last = rows.at(-1);
   return { rows, next_cursor: rows.length < limit || !last ? null : encodeKeyset(cursorOf(last)) };
+}
+
+/** Options of a newest-first list: one org's rows, or every org's when `orgId` is null (admins). */
+export interface NewestFirstOptions {
+  orgId: string | null;
+  limit: number;
+  /** The last row's (created_at, id) of the page before. */
+  after?: [string, string];
+}
+
+/**
+ * One page of `table` newest first by (created_at, `id`), the id compared byte-wise so the order matches the
+ * cursor's. `alias` qualifies the columns when `columns` uses one.
+ */
+export async function newestFirstPage<T extends QueryResultRow>(
+  pool: Pool,
+  list: { table: string; alias?: string; id: string; columns: string },
+  options: NewestFirstOptions,
+): Promise<T[]> {
+  const column = (name: string) => (list.alias ? `${list.alias}.${name}` : name);
+  const values: unknown[] = [];
+  const param = (v: unknown) => `$${values.push(v)}`;
+  const where: string[] = [];
+  if (options.orgId !== null) where.push(`${column('org_id')} = ${param(options.orgId)}`);
+  if (options.after) {
+    where.push(
+      `(${column('created_at')}, ${column(list.id)} COLLATE "C") < (${param(options.after[0])}::timestamptz, ${param(options.after[1])})`,
+    );
+  }
+  const { rows } = await pool.query<T>(
+    `SELECT ${list.columns} FROM ${list.table}${list.alias ? ` ${list.alias}` : ''} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ${column('created_at')} DESC, ${column(list.id)} COLLATE "C" DESC LIMIT ${param(options.limit)}`,
+    values,
+  );
+  return rows;
 }

@@ -1,6 +1,6 @@
 /** Row access for verticals and their discovery plans. */
 import type { Pool, PoolClient } from 'pg';
-import { rfc3339 } from './keyset';
+import { newestFirstPage, rfc3339, type NewestFirstOptions } from './keyset';
 
 type Db = Pool | PoolClient;
 
@@ -38,25 +38,8 @@ export async function getVertical(db: Db, verticalId: string): Promise<VerticalR
 }
 
 /** Newest first; `orgId` null lists every org's (admins). */
-export async function listVerticals(
-  pool: Pool,
-  options: { orgId: string | null; limit: number; after?: [string, string] },
-): Promise<VerticalRow[]> {
-  const values: unknown[] = [];
-  const param = (v: unknown) => `$${values.push(v)}`;
-  const where: string[] = [];
-  if (options.orgId !== null) where.push(`org_id = ${param(options.orgId)}`);
-  if (options.after) {
-    where.push(
-      `(created_at, vertical_id COLLATE "C") < (${param(options.after[0])}::timestamptz, ${param(options.after[1])})`,
-    );
-  }
-  const { rows } = await pool.query<VerticalRow>(
-    `SELECT ${COLUMNS} FROM verticals ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY created_at DESC, vertical_id COLLATE "C" DESC LIMIT ${param(options.limit)}`,
-    values,
-  );
-  return rows;
+export function listVerticals(pool: Pool, options: NewestFirstOptions): Promise<VerticalRow[]> {
+  return newestFirstPage<VerticalRow>(pool, { table: 'verticals', id: 'vertical_id', columns: COLUMNS }, options);
 }
 
 export async function recordVerticalPlan(pool: Pool, verticalId: string, plan: unknown): Promise<void> {

@@ -41,6 +41,30 @@ function unknownPin(kind: string, pin: string, known: string[]): never {
   });
 }
 
+/** A template or design chosen by the request's keywords, or the pinned one; an unknown pin fails the job. */
+function select<T extends { id: string; name: string; keywords: readonly string[] }>(
+  kind: string,
+  items: T[],
+  request: string,
+  pin: string | undefined,
+): Selection {
+  const choice = chooseByKeywords(items, request, pin);
+  if (!choice) {
+    return unknownPin(
+      kind,
+      pin ?? '',
+      items.map((item) => item.id),
+    );
+  }
+  return {
+    id: choice.chosen.id,
+    name: choice.chosen.name,
+    reason: choice.reason,
+    alternatives: choice.alternatives,
+    undecided: pin === undefined && isUndecided(choice),
+  };
+}
+
 /** The activities of product builds: gates' inputs, templates, designs, the build sandbox, deploys, human tasks. */
 export function productActivities(deps: { pool: Pool; workspaceRoot: string; products?: ProductSettings }) {
   const settings = deps.products ?? DEFAULT_SETTINGS;
@@ -94,21 +118,7 @@ export function productActivities(deps: { pool: Pool; workspaceRoot: string; pro
 
     async selectTemplate(input: { request: string; pin?: string }): Promise<Selection> {
       const templates = await loadTemplates();
-      const choice = chooseByKeywords(templates, input.request, input.pin);
-      if (!choice) {
-        return unknownPin(
-          'template',
-          input.pin ?? '',
-          templates.map((t) => t.id),
-        );
-      }
-      return {
-        id: choice.chosen.id,
-        name: choice.chosen.name,
-        reason: choice.reason,
-        alternatives: choice.alternatives,
-        undecided: input.pin === undefined && isUndecided(choice),
-      };
+      return select('template', templates, input.request, input.pin);
     },
 
     /** Writes the template's files into the job's workspace (idempotent: the same bytes again). */
@@ -135,21 +145,7 @@ export function productActivities(deps: { pool: Pool; workspaceRoot: string; pro
 
     async selectDesign(input: { jobId: string; request: string; pin?: string }): Promise<Selection> {
       const designs = await designsFor(input.jobId);
-      const choice = chooseByKeywords(designs, input.request, input.pin);
-      if (!choice) {
-        return unknownPin(
-          'design',
-          input.pin ?? '',
-          designs.map((d) => d.id),
-        );
-      }
-      return {
-        id: choice.chosen.id,
-        name: choice.chosen.name,
-        reason: choice.reason,
-        alternatives: choice.alternatives,
-        undecided: input.pin === undefined && isUndecided(choice),
-      };
+      return select('design', designs, input.request, input.pin);
     },
 
     /** Writes the design's tokens where the template wants them, in the template's format. */

@@ -79,22 +79,13 @@ export function DecideButtons({
   );
 }
 
-export function ApprovalCard({ approval, onDecided }: { approval: ApprovalAsk; onDecided: () => void }) {
-  const [decided, setDecided] = useState<string | null>(null);
-  if (decided) return <p role="status">Approval {decided}; the job continues.</p>;
+export function ApprovalCard({ approval, onDecided }: { approval: ApprovalAsk; onDecided: (status: string) => void }) {
   return (
     <div className="card approval">
       <p>
         <strong>{approval.role}</strong> asks to <strong>{approval.action}</strong>: {approval.reason}
       </p>
-      <DecideButtons
-        approvalId={approval.approvalId}
-        label={approval.action}
-        onDecided={(a) => {
-          setDecided(a.status);
-          onDecided();
-        }}
-      />
+      <DecideButtons approvalId={approval.approvalId} label={approval.action} onDecided={(a) => onDecided(a.status)} />
     </div>
   );
 }

@@ -30,6 +30,7 @@ export function JobPage() {
   const monthly = useResource('/api/me/budget', Budget);
   const [cancelError, setCancelError] = useState<unknown>(null);
   const [cancelling, setCancelling] = useState(false);
+  const [decisions, setDecisions] = useState<{ id: string; status: string }[]>([]);
   const hasApprovals = view.approvals.length > 0;
   const approvals = useResource(
     hasApprovals ? `/api/v1/approvals?job_id=${encodeURIComponent(id)}&limit=100` : null,
@@ -77,7 +78,10 @@ export function JobPage() {
   const approvalStatus = new Map((approvals.data?.approvals ?? []).map((a) => [a.approval_id, a.status]));
   const openQuestions = view.questions.filter((q) => !q.answered);
   const openApprovals = view.approvals.filter(
-    (a) => !a.settled && (approvalStatus.get(a.approvalId) ?? 'pending') === 'pending',
+    (a) =>
+      !a.settled &&
+      !decisions.some((d) => d.id === a.approvalId) &&
+      (approvalStatus.get(a.approvalId) ?? 'pending') === 'pending',
   );
 
   return (
@@ -132,10 +136,23 @@ export function JobPage() {
             <QuestionCard key={q.callId} jobId={id} question={q} />
           ))}
           {openApprovals.map((a) => (
-            <ApprovalCard key={a.approvalId} approval={a} onDecided={approvals.reload} />
+            <ApprovalCard
+              key={a.approvalId}
+              approval={a}
+              onDecided={(status) => {
+                setDecisions((done) => [...done, { id: a.approvalId, status }]);
+                approvals.reload();
+              }}
+            />
           ))}
         </section>
       ) : null}
+      {/* Kept outside the cards: the card leaves as soon as the stream or the approvals list shows the decision. */}
+      {decisions.map((d) => (
+        <p key={d.id} role="status">
+          Approval {d.status}; the job continues.
+        </p>
+      ))}
 
       {view.final ? (
         <section className="outcome" aria-labelledby="outcome-title">

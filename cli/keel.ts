@@ -16,6 +16,7 @@ import { loadCliConfig, loadConnectorCommandConfig, loadKbCommandConfig, type Cl
 import { CONNECTOR_USAGE, runConnectorCommand } from './connector';
 import { ApiError, ensureOk, streamJobEvents } from './event-stream';
 import { KB_USAGE, runKbCommand, runKbMcpCommand } from './kb';
+import { MIGRATE_USAGE, runMigrateCommand } from './migrate';
 import { CommandFailed, MODELS_USAGE, runModelsCommand } from './models';
 import { renderEvent } from './render';
 
@@ -28,6 +29,7 @@ const USAGE = `Usage:
       Create an API token and print it once; --kb-clearance caps the hub sensitivity it reads (default internal,
       admin secret); --acts-for-users makes it the console's token (CONSOLE_API_TOKEN), which names the signed-in
       user it acts for.
+${MIGRATE_USAGE}
 ${KB_USAGE}
 ${CONNECTOR_USAGE}
 ${CREATE_USER_USAGE}
@@ -43,6 +45,7 @@ class UsageError extends Error {
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // Each command parses every variable it uses before it opens anything.
+  if (command === 'migrate') return runMigrateCommand(process.env);
   if (command === 'kb') return runKbCommand(loadKbCommandConfig(process.env), rest, openDatabase);
   if (command === 'connector') return runConnectorCommand(loadConnectorCommandConfig(process.env), rest, openDatabase);
   const env = loadCliConfig(process.env);

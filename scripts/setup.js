@@ -238,7 +238,8 @@ function build() {
 
 async function main() {
   const started = Date.now();
-  const temporalCli = ensureTemporalCli();
+  // An image build (deploy/Dockerfile) runs no Temporal server of its own: it points at one with TEMPORAL_ADDRESS.
+  const temporalCli = process.argv.includes('--no-temporal-cli') ? Promise.resolve() : ensureTemporalCli();
   step('npm dependencies', ensureDependencies);
   if (process.argv.includes('--build')) build();
   await temporalCli;

@@ -14,6 +14,22 @@ export interface StackConsole {
   close(): Promise<void>;
 }
 
+/**
+ * Registers `token` (or a new one) as the console's ingest credential: an admin token of the dev org that acts for
+ * users, so admins signed in to the console see what the CLI's dev token submits and members see their own.
+ */
+export async function registerConsoleToken(pool: Pool, token?: string): Promise<string> {
+  const created = await createToken(pool, {
+    userId: 'console',
+    orgId: 'dev',
+    isAdmin: true,
+    actsForUsers: true,
+    label: 'console',
+    token,
+  });
+  return created.token;
+}
+
 export function consoleTokenPath(dataDir: string): string {
   return path.join(dataDir, 'console-token');
 }
@@ -38,14 +54,7 @@ export async function startStackConsole(options: {
   const file = consoleTokenPath(options.dataDir);
   const kept =
     own.CONSOLE_API_TOKEN ?? (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() || undefined : undefined);
-  const { token } = await createToken(options.pool, {
-    userId: 'console',
-    orgId: 'dev',
-    isAdmin: true,
-    actsForUsers: true,
-    label: 'console',
-    token: kept,
-  });
+  const token = await registerConsoleToken(options.pool, kept);
   if (!own.CONSOLE_API_TOKEN) fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
 
   const config: ConsoleConfig = {

@@ -4,6 +4,7 @@ import { startKeelWorker } from '../temporal/worker';
 import { loadConfig } from './worker-config';
 import { runMain } from './entry-point';
 import { openResources } from './worker-resources';
+import { serveWorkerHealth } from './worker-http';
 
 async function main(): Promise<void> {
   const config = await loadConfig(process.env);
@@ -18,9 +19,20 @@ async function main(): Promise<void> {
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
     });
+    const health =
+      env.WORKER_HTTP_PORT === undefined
+        ? undefined
+        : await serveWorkerHealth(() => worker.worker.getState(), {
+            host: env.WORKER_HTTP_HOST,
+            port: env.WORKER_HTTP_PORT,
+          });
     process.once('SIGINT', () => void worker.stop());
     process.once('SIGTERM', () => void worker.stop());
-    await worker.done;
+    try {
+      await worker.done;
+    } finally {
+      await health?.close();
+    }
   } finally {
     await resources.close();
   }

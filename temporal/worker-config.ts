@@ -20,6 +20,9 @@ export const workerEnv = z.object({
   WORKFLOW_BUNDLE_PATH: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** How long in-flight activities may finish on shutdown, e.g. "10 seconds". */
   WORKER_SHUTDOWN_GRACE: z.string().min(1).default('10 seconds'),
+  /** A worker alone serves `/healthz` here for its orchestrator's probes; unset, it listens on nothing. */
+  WORKER_HTTP_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  WORKER_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
 });
 export type WorkerEnv = z.infer<typeof workerEnv>;
 

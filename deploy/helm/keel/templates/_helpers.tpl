@@ -1,0 +1,18 @@
+{{- define "keel.fullname" -}}
+{{- printf "%s-keel" .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "keel.labels" -}}
+app.kubernetes.io/name: keel
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{- define "keel.secretName" -}}
+{{- if .Values.secrets.create -}}{{ include "keel.fullname" . }}{{- else -}}{{ required "secrets.existingSecret is required when secrets.create is false" .Values.secrets.existingSecret }}{{- end -}}
+{{- end -}}
+
+{{- define "keel.image" -}}
+{{ printf "%s:%s-%s" .root.Values.image.repository .root.Values.image.tag .target }}
+{{- end -}}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { createBaseApp } from '../http/base-app';
+
+/**
+ * A worker alone has no API to probe, so it serves `/healthz` of its own: 200 while the worker polls its task
+ * queue, 503 once it drains or has failed, so an orchestrator restarts a worker that no longer takes work.
+ */
+export async function serveWorkerHealth(
+  workerState: () => string,
+  address: { host: string; port: number },
+): Promise<FastifyInstance> {
+  const app = createBaseApp({ logger: false });
+  const body = z.object({ status: z.enum(['ok', 'unavailable']), worker: z.string() });
+  app.get('/healthz', { schema: { response: { 200: body, 503: body } } }, async (_request, reply) => {
+    const state = workerState();
+    if (state === 'RUNNING') return { status: 'ok' as const, worker: state };
+    reply.code(503);
+    return { status: 'unavailable' as const, worker: state };
+  });
+  await app.listen(address);
+  return app;
+}

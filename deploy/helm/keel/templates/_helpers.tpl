@@ -1,5 +1,9 @@
 {{- define "keel.fullname" -}}
+{{- if contains "keel" .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
 {{- printf "%s-keel" .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
 {{- end -}}
 
 {{- define "keel.labels" -}}

@@ -88,8 +88,8 @@ const layerZones = [
 ];
 
 module.exports = tseslint.config(
-  // Plain-JS launchers (scripts/, bin/, configs) run before dependencies exist; they are kept small instead.
-  { ignores: ['node_modules/', 'dist/', '.data/', '.temporal/', 'coverage/', '**/*.js'] },
+  // Plain-JS launchers and checks (scripts/, bin/, deploy/, configs) run before dependencies exist; they are kept small instead.
+  { ignores: ['node_modules/', 'dist/', '.data/', '.temporal/', 'coverage/', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -12,6 +12,7 @@ import { runConnectorOnce } from '../connectors/run-once';
 import { CursorInvalidError } from '../connectors/run';
 import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
 import type { KnowledgeHub } from '../kb/hub';
+import { connectorRecords, connectorRuns } from '../metrics/series';
 
 /** While a long step (a clone) reports nothing, the last progress is heartbeated this often. */
 const HEARTBEAT_EVERY_MS = 20_000;
@@ -51,6 +52,8 @@ export function connectorActivities(deps: { pool: Pool; kb?: KnowledgeHub; conne
             context.heartbeat(progress);
           },
         });
+        connectorRuns.inc({ connector: input.connector, outcome: 'ok' });
+        connectorRecords.inc({ connector: input.connector }, report.written.length);
         return {
           connector: report.connector,
           records: report.records,
@@ -60,6 +63,7 @@ export function connectorActivities(deps: { pool: Pool; kb?: KnowledgeHub; conne
           indexProblems: report.indexProblems.map((p) => `${p.path}: ${p.error}`),
         };
       } catch (err) {
+        connectorRuns.inc({ connector: input.connector, outcome: 'failed' });
         if (PERMANENT.some((type) => err instanceof type)) {
           throw ApplicationFailure.create({
             type: CONNECTOR_FAILED,

@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { appendEvent as storeEvent, JobNotRecordedError, type EventIds } from '../events/store';
 import { checkPayload, eventDraft, type EventDraft, type EventEnvelope } from '../events/envelope';
+import { observeStoredEvent } from '../events/metrics';
 import type { QueueStore } from '../queue/queue-store';
 import { INVALID_EVENT, JOB_NOT_RECORDED } from '../workflows/definitions';
 
@@ -39,8 +40,10 @@ export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
         });
       }
       try {
-        const { envelope } = await storeEvent(deps.pool, input.ids, draft);
+        const started = performance.now();
+        const { envelope, duplicate } = await storeEvent(deps.pool, input.ids, draft);
         await deps.queue.publish(jobEventsChannel(input.ids.job_id), JSON.stringify(envelope));
+        if (!duplicate) observeStoredEvent(envelope, (performance.now() - started) / 1000);
         return envelope;
       } catch (err) {
         // The job row commits with the submission; until then, retry.

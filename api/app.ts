@@ -2,6 +2,7 @@ import sse from '@fastify/sse';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import { findTokenOwner } from '../db/tokens';
 import { createBaseApp } from '../http/base-app';
+import { instrumentHttp } from '../metrics/http';
 import type { ApiDeps } from './deps';
 import { attachBudgetGate, type BudgetGateOptions } from './plugins/budget-gate';
 import { principalPlugin } from './plugins/principal';
@@ -42,6 +43,7 @@ export async function buildApp(
   } = {},
 ): Promise<FastifyInstance> {
   const app = createBaseApp(options);
+  instrumentHttp(app, 'api');
   await app.register(sse, { heartbeatInterval: deps.heartbeatMs });
   await app.register(principalPlugin, {
     findOwner: (token) => findTokenOwner(deps.pool, token),

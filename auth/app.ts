@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { createBaseApp } from '../http/base-app';
 import { ForbiddenError } from '../http/errors';
+import { instrumentHttp } from '../metrics/http';
 import type { AuthSettings } from './config';
 import type { AuthContext } from './context';
 import { OidcClient } from './oidc';
@@ -86,6 +87,8 @@ export async function buildAuthApp(
     trustProxy: (_address: string, hop: number) => hop < env.TRUST_PROXY_HOPS,
     ...options,
   });
+
+  instrumentHttp(app, 'identity');
 
   await app.register(cookie, { secret: env.AUTHLIB_SECRET });
   // TRUSTED_ORIGINS is the one list for CORS and the origin check: a request carrying any other Origin is

@@ -9,6 +9,7 @@ import {
   KEEL_STATUS,
   KEEL_WORKFLOW_ID,
 } from '../pure/search-attributes';
+import { jobsStarted } from '../metrics/series';
 import type { JobsDeps } from './deps';
 
 /** The Temporal workflow a submission starts (its id is the job id). */
@@ -55,4 +56,5 @@ export async function recordAndStart(
     log.error({ err }, 'could not record the submission');
     throw new UnavailableError('database_unavailable', 'the submission could not be stored; retry');
   });
+  jobsStarted.inc({ tier: sub.modelTier ?? 'default' });
 }

@@ -2,6 +2,7 @@ import type { AdapterReply, WireAdapter } from './adapters/types';
 import { ProviderCallError } from './adapters/types';
 import type { Candidate, Catalog, ModelRow, Rung, Wire } from './catalog/types';
 import type { ChatMessage, ToolDefinition } from './chat-types';
+import { freeQuota, llmCallSeconds, llmCalls, llmCostUsd, llmFallbacks, llmTokens } from '../metrics/series';
 import { remainingAfter } from './walk-order';
 
 /** How long an unfunded provider is skipped, across every replica (the spec's "about 30 minutes"). */
@@ -94,6 +95,11 @@ function cost(row: ModelRow, reply: AdapterReply): number {
   return (reply.usage.inputTokens * input + reply.usage.outputTokens * output) / 1000;
 }
 
+function observeCall(series: { provider: string; model: string }, startedMs: number, outcome: string): void {
+  llmCalls.inc({ ...series, outcome });
+  llmCallSeconds.observe(series, (performance.now() - startedMs) / 1000);
+}
+
 /**
  * Walks the candidates until one answers. Before a call: a provider refused with 401/403 earlier in
  * this walk is dead; an unfunded provider is skipped for UNFUNDED_SKIP_MS on every replica; a model
@@ -152,6 +158,7 @@ export async function dispatch(
         row.quota,
         estimateTokens(request.messages, request.tools, row),
       );
+      freeQuota.inc({ provider: candidate.provider, outcome: reserved.ok ? 'granted' : `denied_${reserved.dimension}` });
       if (!reserved.ok) {
         passOver(candidate, `free_quota_spent:${reserved.dimension}`, false, false);
         continue;
@@ -160,6 +167,7 @@ export async function dispatch(
     }
 
     if (previous) {
+      llmFallbacks.inc({ reason: previous.reason.replace(/:.*/, '') });
       hops.push({
         from_model: previous.candidate.model,
         to_model: candidate.model,
@@ -167,6 +175,8 @@ export async function dispatch(
         reason: previous.reason,
       });
     }
+    const series = { provider: candidate.provider, model: candidate.model };
+    const callStarted = performance.now();
     try {
       const reply = await deps.adapterFor(row.wire).call({
         providerName: candidate.provider,
@@ -178,6 +188,10 @@ export async function dispatch(
         effortFragment: candidate.effort ? row.effort?.[candidate.effort] : undefined,
         signal: request.signal,
       });
+      observeCall(series, callStarted, 'ok');
+      llmTokens.inc({ ...series, kind: 'input' }, reply.usage.inputTokens);
+      llmTokens.inc({ ...series, kind: 'output' }, reply.usage.outputTokens);
+      llmCostUsd.inc(series, cost(row, reply));
       if (reservation !== undefined)
         await deps.ledger.settle(reservation, reply.usage.inputTokens + reply.usage.outputTokens);
       return {
@@ -192,6 +206,7 @@ export async function dispatch(
         hops,
       };
     } catch (err) {
+      observeCall(series, callStarted, err instanceof ProviderCallError ? err.kind : 'unexpected_error');
       if (reservation !== undefined) await deps.ledger.settle(reservation, 0);
       if (request.signal?.aborted || !(err instanceof ProviderCallError)) {
         if (request.signal?.aborted) throw err;

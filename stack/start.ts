@@ -8,7 +8,9 @@ import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { workspaceRoot } from '../config/workspace-root';
 import { createToken } from '../db/tokens';
 import { DEMO_MODEL_DISPLAY_NAME } from '../routing/demo-model/respond';
+import { setSdkMetricsUrl } from '../metrics/registry';
 import { jobTaskQueue } from '../temporal/config';
+import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
 import { createClosers } from './closers';
 import { loadConfig } from './config';
@@ -31,6 +33,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
   fs.mkdirSync(dataDir, { recursive: true });
   if (!stack.POSTGRES_DSN && stack.KEEL_EMBEDDED_DB === 'off') return runWithoutDatabase(stack, dataDir);
 
+  setSdkMetricsUrl(await installSdkMetrics());
   const resources = await openResources(config, dataDir, say);
   // Closed in reverse order of opening, on Ctrl-C or on a failed start.
   const closers = createClosers();

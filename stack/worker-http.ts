@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createBaseApp } from '../http/base-app';
+import { instrumentHttp } from '../metrics/http';
 
 /**
- * A worker alone has no API to probe, so it serves `/healthz` of its own: 200 while the worker polls its task
+ * A worker alone has no API to probe or scrape, so it serves `/healthz` (and `/metrics`) of its own: 200 while the worker polls its task
  * queue, 503 once it drains or has failed, so an orchestrator restarts a worker that no longer takes work.
  */
 export async function serveWorkerHealth(
@@ -11,6 +12,7 @@ export async function serveWorkerHealth(
   address: { host: string; port: number },
 ): Promise<FastifyInstance> {
   const app = createBaseApp({ logger: false });
+  instrumentHttp(app, 'worker');
   const body = z.object({ status: z.enum(['ok', 'unavailable']), worker: z.string() });
   app.get('/healthz', { schema: { response: { 200: body, 503: body } } }, async (_request, reply) => {
     const state = workerState();

@@ -1,5 +1,7 @@
 // Entry point: a worker alone (production). `npm start` runs one inside the all-in-one stack instead.
+import { setSdkMetricsUrl } from '../metrics/registry';
 import { jobTaskQueue } from '../temporal/config';
+import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
 import { loadConfig } from './worker-config';
 import { runMain } from './entry-point';
@@ -9,6 +11,7 @@ import { serveWorkerHealth } from './worker-http';
 async function main(): Promise<void> {
   const config = await loadConfig(process.env);
   const { worker: env } = config;
+  setSdkMetricsUrl(await installSdkMetrics());
   const resources = await openResources(config);
   try {
     const worker = await startKeelWorker({

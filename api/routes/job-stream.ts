@@ -4,6 +4,7 @@ import type { ApiDeps } from '../deps';
 import { jobEventFeed } from '../../jobs/job-event-feed';
 import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
+import { streamLagSeconds } from '../../metrics/series';
 
 /** Last-Event-ID from the header (reconnecting EventSource) or `?last_event_id=` (first connect). */
 function lastEventId(header: string | string[] | undefined, query: number | undefined): number {
@@ -37,7 +38,11 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           signal: abort.signal,
         });
         async function* frames() {
-          for await (const event of feed) yield { id: String(event.sequence), data: event };
+          for await (const event of feed) {
+            // A replay after Last-Event-ID counts too: a client that reconnects late sees the lag it got.
+            streamLagSeconds.observe(Math.max(0, Date.now() - Date.parse(event.occurred_at)) / 1000);
+            yield { id: String(event.sequence), data: event };
+          }
         }
         await reply.sse.send(frames());
       },

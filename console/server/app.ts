@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { createBaseApp, noSuchRoute } from '../../http/base-app';
 import { AppError, handleError } from '../../http/errors';
+import { instrumentHttp } from '../../metrics/http';
 import type { ConsoleConfig } from './config';
 import { errorPage } from './error-page';
 import { ConsoleRefusal } from './preflight';
@@ -37,6 +38,7 @@ export async function buildConsoleApp(
     { trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS, ...options },
     unrouted,
   );
+  instrumentHttp(app, 'console');
   app.addHook('onClose', async () => {
     await Promise.all([identity.close(), ingest.close()]);
   });

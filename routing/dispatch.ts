@@ -158,7 +158,10 @@ export async function dispatch(
         row.quota,
         estimateTokens(request.messages, request.tools, row),
       );
-      freeQuota.inc({ provider: candidate.provider, outcome: reserved.ok ? 'granted' : `denied_${reserved.dimension}` });
+      freeQuota.inc({
+        provider: candidate.provider,
+        outcome: reserved.ok ? 'granted' : `denied_${reserved.dimension}`,
+      });
       if (!reserved.ok) {
         passOver(candidate, `free_quota_spent:${reserved.dimension}`, false, false);
         continue;

@@ -26,4 +26,4 @@ async function main(): Promise<void> {
   }
 }
 
-runMain(main);
+runMain('keel worker', main);

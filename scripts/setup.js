@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs before `npm start` and `npm test`, so a fresh clone needs no other set-up step.
 // Plain Node with no dependencies: it runs before node_modules exists.
-//   1. installs npm dependencies when node_modules is missing or older than package-lock.json;
+//   1. installs npm dependencies (npm ci) when node_modules is missing or older than package-lock.json;
 //   2. provisions the Temporal CLI (dev server + UI) when none is found;
 //   3. with --build, compiles the TypeScript sources into dist/.
 'use strict';
@@ -30,12 +30,12 @@ function ensureDependencies() {
   const stamp = path.join(root, 'node_modules', '.keel-install-stamp');
   const digest = lockDigest();
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest) return;
-  // `npm install`, not `npm ci`: the npm on these machines leaves other platforms' optional packages
-  // out of package-lock.json, which `npm ci` then refuses. `npm install` still installs the locked versions.
-  log('installing npm dependencies (npm install)');
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // `npm ci`: exactly the locked versions. package-lock.json holds every platform's native optional packages
+  // (docs/npm-lockfile.md says how it stays so), so it installs on Linux and macOS alike.
+  log('installing npm dependencies (npm ci)');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    log('npm install failed; see the output above');
+    log('npm ci failed; see the output above (after changing package.json, `npm install` updates package-lock.json)');
     process.exit(result.status ?? 1);
   }
   fs.writeFileSync(stamp, digest);

@@ -24,6 +24,8 @@ module.exports = {
     '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
+  // Where the knowledge index of the hub-owning suites lives: pgvector on the test PostgreSQL, else embedded PGlite.
+  globalSetup: '<rootDir>/test/global-setup.ts',
   testTimeout: 120_000,
   reporters: ['default', '<rootDir>/scripts/jest-slowest-suites.js'],
 };

@@ -28,6 +28,8 @@ export const kbEnv = z.object({
   KB_HUB_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** A separate PostgreSQL for the knowledge index, for when POSTGRES_DSN's server lacks pgvector. */
   KB_INDEX_DSN: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Connections of the KB_INDEX_DSN pool; 1 for a server that serves one session, such as an embedded PGlite. */
+  KB_INDEX_POOL_MAX: z.coerce.number().int().min(1).max(100).default(5),
 });
 export type KbEnv = z.infer<typeof kbEnv>;
 

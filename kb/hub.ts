@@ -49,7 +49,7 @@ export async function openKnowledgeHub(options: OpenHubOptions): Promise<Knowled
   if (options.env.KB_INDEX_DSN) {
     ownPool = createPool({
       dsn: options.env.KB_INDEX_DSN,
-      max: 5,
+      max: options.env.KB_INDEX_POOL_MAX,
       ssl: options.postgresSsl ?? false,
       schema: options.schema,
     });

@@ -3,7 +3,7 @@
 // Plain Node with no dependencies: it runs before node_modules exists.
 //   1. provisions the Temporal CLI (dev server + UI) when none is found: from the per-user cache, or by
 //      `go install` into that cache, in the background while the steps below run;
-//   2. installs npm dependencies when node_modules is missing or older than package-lock.json;
+//   2. installs npm dependencies (npm ci) when node_modules is missing or older than package-lock.json;
 //   3. with --build, compiles what changed since the last build into dist/ (TypeScript, the workflow bundle,
 //      the console web app), each step skipped when its inputs are unchanged.
 // Every step prints one line with its time, so a slow start says where the time went.
@@ -50,12 +50,12 @@ function ensureDependencies() {
   const stamp = path.join(root, 'node_modules', '.keel-install-stamp');
   const digest = lockDigest();
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest) return 'up to date';
-  // `npm install`, not `npm ci`: the npm on these machines leaves other platforms' optional packages
-  // out of package-lock.json, which `npm ci` then refuses. `npm install` still installs the locked versions.
-  log('installing npm dependencies (npm install)');
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // `npm ci`: exactly the locked versions. package-lock.json holds every platform's native optional packages
+  // (docs/npm-lockfile.md says how it stays so), so it installs on Linux and macOS alike.
+  log('installing npm dependencies (npm ci)');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    log('npm install failed; see the output above');
+    log('npm ci failed; see the output above (after changing package.json, `npm install` updates package-lock.json)');
     process.exit(result.status ?? 1);
   }
   fs.writeFileSync(stamp, digest);

@@ -36,4 +36,4 @@ async function main(): Promise<void> {
   });
 }
 
-runMain(main);
+runMain('keel api', main);

@@ -13,4 +13,4 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
 }
 
-runMain(main);
+runMain('keel console', main);

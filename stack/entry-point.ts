@@ -22,10 +22,25 @@ export async function serveUntilSignal<R extends { close(): Promise<void> }>(
   }
 }
 
-/** Runs an entry point's `main`; a failure prints its message alone (an operator reads it) and exits 1. */
-export function runMain(main: () => Promise<void>): void {
+/**
+ * Runs an entry point's `main`. A failure, at start or later, is one line on stderr naming the process and every
+ * cause (an operator or a supervisor's log reads it), and exit code 1, so a process that cannot run never lingers or
+ * leaves quietly.
+ */
+export function runMain(name: string, main: () => Promise<void>): void {
   main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
+    console.error(`${name} stopped: ${describeFailure(err)}`);
     process.exit(1);
   });
+}
+
+/** The error's message followed by each cause's that it does not already include. */
+export function describeFailure(err: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = err; current !== undefined && parts.length < 10;) {
+    const message = current instanceof Error ? current.message : JSON.stringify(current);
+    if (!parts.some((part) => part.includes(message))) parts.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(': ');
 }

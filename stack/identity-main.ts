@@ -40,4 +40,4 @@ async function main(): Promise<void> {
   });
 }
 
-runMain(main);
+runMain('keel identity', main);

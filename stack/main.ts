@@ -3,4 +3,4 @@
 import { runMain } from './entry-point';
 import { startStack } from './start';
 
-runMain(() => startStack(process.env, (line) => process.stdout.write(`${line}\n`)));
+runMain('keel', () => startStack(process.env, (line) => process.stdout.write(`${line}\n`)));

@@ -41,4 +41,4 @@ async function main(): Promise<void> {
   }
 }
 
-runMain(main);
+runMain('keel worker', main);

@@ -20,6 +20,7 @@ import { indexPaths } from '../../kb/indexer';
 import { khIdFor } from '../../kb/kh-id';
 import { uniqueSuffix } from '../integration/env';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
+import { openTestKbIndex } from '../integration/kb-index-database';
 import { launchChromium } from '../../bench/chromium';
 import { buildWebApp } from './web-build';
 
@@ -50,8 +51,6 @@ export interface BrowserStack {
   keel: KeelUnderTest;
   identity: FastifyInstance;
   tables: IdentityTables;
-  /** Why the knowledge hub cannot serve here (the test PostgreSQL lacks pgvector), or undefined. */
-  hubUnavailable: string | undefined;
   consoleUrl: string;
   /** The console process (the test drops its connections to make the browser reconnect). */
   console: FastifyInstance;
@@ -95,14 +94,16 @@ export async function startBrowserStack(): Promise<BrowserStack> {
     closers.push(() => keel.close());
     await keel.startWorker();
 
-    // A knowledge hub over the same database, with a few documents for the knowledge page. The API reads its hub
-    // from its dependencies on each request, so handing it one now is what KB_HUB_DIR does at start.
+    // A knowledge hub over the same database (its index where the run keeps it: kb-index-database.ts), with a few
+    // documents for the knowledge page. The API reads its hub from its dependencies on each request, so handing it
+    // one now is what KB_HUB_DIR does at start.
     const hubDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-console-hub-'));
     closers.push(() => fs.rm(hubDir, { recursive: true, force: true }));
-    const hub = await openKnowledgeHub({ pool, schema, hubDir, env: kbEnv.parse({}) });
+    const index = await openTestKbIndex(schema);
+    closers.push(() => index.close());
+    const hub = await openKnowledgeHub({ pool, schema, hubDir, env: kbEnv.parse(index.env) });
     closers.push(() => hub.close());
-    // Without pgvector on the test server the hub is unavailable and the API says so (503 with the reason).
-    if (!hub.unavailable) await seedHub(hub);
+    await seedHub(hub);
     keel.deps.kb = hub;
 
     // The identity service must trust the console's origin before the console exists, so its port comes first.
@@ -179,7 +180,6 @@ export async function startBrowserStack(): Promise<BrowserStack> {
       keel,
       identity,
       tables,
-      hubUnavailable: hub.unavailable,
       consoleUrl,
       console: app,
       browser,

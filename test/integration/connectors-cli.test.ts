@@ -40,6 +40,7 @@ function keel(args: string[], extra: NodeJS.ProcessEnv) {
       HOME: process.env.HOME,
       POSTGRES_DSN: testPostgresDsn,
       POSTGRES_SCHEMA: kb.db.schema,
+      ...kb.indexEnv,
       DATA_DIR: dataDir,
       KB_HUB_URL: `${host.baseUrl}/hub/curated.git`,
       GITHUB_GIT_BASE_URL: host.baseUrl,
@@ -56,7 +57,7 @@ describe('keel connector run', () => {
     expect(first.stdout).toContain('written    sources/github/acme/cli/src/main.py.md');
     expect(first.stdout).toContain('github: 1 records, 1 written, 0 unchanged');
     expect(await readConnectorCursor(kb.db.pool, 'github')).toEqual({ 'acme/cli': sha });
-    const { rows } = await kb.db.pool.query<{ path: string }>('SELECT path FROM kb_documents');
+    const { rows } = await kb.index.query<{ path: string }>('SELECT path FROM kb_documents');
     expect(rows.map((r) => r.path)).toEqual(['sources/github/acme/cli/src/main.py.md']);
 
     const second = await keel(['run', '--connector', 'github'], { CONNECTOR_GITHUB_REPOS: repos });

@@ -44,7 +44,7 @@ function runGithub(extra: NodeJS.ProcessEnv = {}, log?: (line: string) => void) 
 }
 
 async function indexed() {
-  const { rows } = await kb.db.pool.query<{
+  const { rows } = await kb.index.query<{
     path: string;
     kh_id: string;
     sensitivity: string;
@@ -106,7 +106,7 @@ describe('the GitHub connector run', () => {
     expect(app.frontmatter).toMatchObject({ tags: ['code'], source_id: 'github:acme/widgets:src/app.ts' });
     expect(await readConnectorCursor(kb.db.pool, 'github')).toEqual({ 'acme/widgets': firstSha });
     // The curated hub's own documents are the hub's business: the run only indexes what it wrote.
-    const { rowCount } = await kb.db.pool.query(`SELECT 1 FROM kb_documents WHERE path = 'guides/welcome.md'`);
+    const { rowCount } = await kb.index.query(`SELECT 1 FROM kb_documents WHERE path = 'guides/welcome.md'`);
     expect(rowCount).toBe(0);
   });
 
@@ -135,7 +135,7 @@ describe('the GitHub connector run', () => {
     expect(after.frontmatter.created_at).toBe(before.frontmatter.created_at);
     expect(after.frontmatter.commit).toBe(sha);
     expect(after.source_url).toContain(`/blob/${sha}/`);
-    const { rows } = await kb.db.pool.query<{ content: string }>('SELECT content FROM kb_chunks WHERE kh_id = $1', [
+    const { rows } = await kb.index.query<{ content: string }>('SELECT content FROM kb_chunks WHERE kh_id = $1', [
       after.kh_id,
     ]);
     expect(rows.map((r) => r.content).join('\n')).toContain('answer = 43');

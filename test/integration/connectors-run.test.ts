@@ -60,7 +60,7 @@ const run = (connector: Connector<{ n: number }>, flushEvery = 1) =>
   });
 
 async function indexedPaths(): Promise<string[]> {
-  const { rows } = await kb.db.pool.query<{ path: string }>(
+  const { rows } = await kb.index.query<{ path: string }>(
     `SELECT path FROM kb_documents WHERE path LIKE 'sources/slack/%' ORDER BY path`,
   );
   return rows.map((r) => r.path);

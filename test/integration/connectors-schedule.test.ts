@@ -102,7 +102,7 @@ describe('connector schedules on Temporal', () => {
     const result = (await temporal.client.workflow.getHandle(workflowId).result()) as ConnectorRunResult;
     expect(result).toMatchObject({ connector: 'github', records: 1, written: 1, indexProblems: [] });
     expect(await readConnectorCursor(kb.db.pool, 'github')).toEqual({ 'acme/docs': sha });
-    const { rows } = await kb.db.pool.query<{ path: string }>('SELECT path FROM kb_documents');
+    const { rows } = await kb.index.query<{ path: string }>('SELECT path FROM kb_documents');
     expect(rows.map((r) => r.path)).toEqual(['sources/github/acme/docs/guide.md.md']);
     // The run is one activity of the workflow (the one that heartbeats records and bytes).
     const history = await temporal.client.workflow.getHandle(workflowId).fetchHistory();

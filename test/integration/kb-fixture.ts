@@ -12,12 +12,20 @@ import type { Embedder } from '../../kb/embedders/types';
 import { openKnowledgeHub, type KnowledgeHub } from '../../kb/hub';
 import type { Sensitivity } from '../../kb/sensitivity';
 import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
+import { openTestKbIndex } from './kb-index-database';
 
-/** A hub of the test file's own: a migrated schema in the real PostgreSQL and a temporary hub directory. */
+/**
+ * A hub of the test file's own: a migrated schema in the real PostgreSQL, the index database the run chose
+ * (kb-index-database.ts) and a temporary hub directory.
+ */
 export interface KbFixture {
   db: TestDatabase;
   hub: KnowledgeHub;
   hubDir: string;
+  /** The pool holding the index tables (kb_documents, kb_chunks): `db.pool`, or the KB_INDEX_DSN database's. */
+  index: KnowledgeHub['pool'];
+  /** The variables that point another process's hub at the same index (KB_INDEX_DSN when it is separate). */
+  indexEnv: Record<string, string>;
   /** Writes a hub file directly (as a connector would), without indexing it. */
   put(hubPath: string, content: string): Promise<void>;
   remove(hubPath: string): Promise<void>;
@@ -28,15 +36,19 @@ export interface KbFixture {
 
 export async function createKbFixture(env: NodeJS.ProcessEnv = {}): Promise<KbFixture> {
   const db = await createTestDatabase();
+  const indexDb = await openTestKbIndex(db.schema);
   const hubDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-hub-'));
-  const parsed = kbEnv.parse(env);
+  const parsed = kbEnv.parse({ ...indexDb.env, ...env });
   const open = (embedder?: Embedder) =>
     openKnowledgeHub({ pool: db.pool, schema: db.schema, hubDir, env: parsed, embedder });
   const hub = await open();
+  const reopened: KnowledgeHub[] = [];
   return {
     db,
     hub,
     hubDir,
+    index: hub.pool,
+    indexEnv: indexDb.env,
     async put(hubPath, content) {
       const file = path.join(hubDir, ...hubPath.split('/'));
       await fs.mkdir(path.dirname(file), { recursive: true });
@@ -45,9 +57,15 @@ export async function createKbFixture(env: NodeJS.ProcessEnv = {}): Promise<KbFi
     async remove(hubPath) {
       await fs.rm(path.join(hubDir, ...hubPath.split('/')));
     },
-    reopen: (embedder) => open(embedder),
+    async reopen(embedder) {
+      const other = await open(embedder);
+      reopened.push(other);
+      return other;
+    },
     async close() {
+      for (const other of reopened) await other.close();
       await hub.close();
+      await indexDb.close();
       await db.drop();
       await fs.rm(hubDir, { recursive: true, force: true });
     },

@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 async function chunkRows() {
-  const { rows } = await kb.db.pool.query<{
+  const { rows } = await kb.index.query<{
     chunk_id: string;
     kh_id: string;
     heading: string;
@@ -81,7 +81,7 @@ describe('the indexing interface', () => {
       ['Deploy guide > Rollback', 21, 21],
     ]);
     expect(await byDoc(SLACK)).toEqual([['09:12 — release train', 9, 9]]);
-    const { rows: docs } = await kb.db.pool.query(
+    const { rows: docs } = await kb.index.query(
       'SELECT kh_id, path, title, sensitivity, tags, source, source_url FROM kb_documents ORDER BY path',
     );
     expect(docs).toEqual([
@@ -109,11 +109,11 @@ describe('the indexing interface', () => {
 
   it('re-indexing unchanged content writes nothing', async () => {
     const before = await chunkRows();
-    const { rows: docsBefore } = await kb.db.pool.query('SELECT kh_id, xmin::text FROM kb_documents ORDER BY kh_id');
+    const { rows: docsBefore } = await kb.index.query('SELECT kh_id, xmin::text FROM kb_documents ORDER BY kh_id');
     const results = await indexPaths(kb.hub, ['guides/deploy.md', 'sources/slack/releases/2024-05-01.md']);
     expect(results.map((r) => r.status)).toEqual(['unchanged', 'unchanged']);
     expect(await chunkRows()).toEqual(before);
-    const { rows: docsAfter } = await kb.db.pool.query('SELECT kh_id, xmin::text FROM kb_documents ORDER BY kh_id');
+    const { rows: docsAfter } = await kb.index.query('SELECT kh_id, xmin::text FROM kb_documents ORDER BY kh_id');
     expect(docsAfter).toEqual(docsBefore);
   });
 
@@ -138,7 +138,7 @@ describe('the indexing interface', () => {
       { path: 'never/there.md', status: 'absent' },
     ]);
     expect((await chunkRows()).filter((r) => r.kh_id === SLACK)).toEqual([]);
-    const { rowCount } = await kb.db.pool.query('SELECT 1 FROM kb_documents WHERE kh_id = $1', [SLACK]);
+    const { rowCount } = await kb.index.query('SELECT 1 FROM kb_documents WHERE kh_id = $1', [SLACK]);
     expect(rowCount).toBe(0);
   });
 

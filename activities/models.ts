@@ -27,11 +27,19 @@ export interface ModelReply {
 
 export function modelActivities(deps: { models: ModelRouter; log?: (line: string) => void }) {
   const log = deps.log ?? ((line: string) => console.warn(`[routing] ${line}`));
+  // A routing note describes the catalog and the keys, which stay as they are for the process's life: said once,
+  // it is news; said again for every level of every job (offline mode), it buries everything else in the log.
+  const said = new Set<string>();
+  const sayOnce = (note: string) => {
+    if (said.has(note) || said.size >= 1000) return;
+    said.add(note);
+    log(`${note} (said once)`);
+  };
   return {
     /** Resolves a level's ordered candidates from the catalog, team controls, budget and requirements. */
     async routeLevel(input: LevelRouting): Promise<RouteDecision> {
       const decision = deps.models.resolve(input);
-      for (const note of decision.notes) log(note);
+      for (const note of decision.notes) sayOnce(note);
       return Promise.resolve(decision);
     },
 

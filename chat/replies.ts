@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { KEEL_KIND } from '../pure/search-attributes';
 import type { deliverChatReply, relayChatTurn } from '../workflows/chat-relay';
 import { chatRelayWorkflowId, type ChatDelivery, type ChatThreadRef } from '../chat-relay/definitions';
 
@@ -23,6 +24,8 @@ export async function startChatDelivery(
       taskQueue: deps.taskQueue,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       args: [delivery],
+      typedSearchAttributes: [{ key: KEEL_KIND, value: 'relay' }],
+      staticSummary: 'team chat reply',
     }),
   );
 }
@@ -36,6 +39,8 @@ export async function startChatRelay(deps: ChatWorkStarter, jobId: string, threa
       // Even after it finished: a second relay of the same job would post its answer twice.
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       args: [{ jobId, channel: thread.channel, threadTs: thread.threadTs }],
+      typedSearchAttributes: [{ key: KEEL_KIND, value: 'relay' }],
+      staticSummary: `team chat relay of ${jobId}`,
       memo: { channel: thread.channel, thread_ts: thread.threadTs },
     }),
   );

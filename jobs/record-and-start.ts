@@ -4,10 +4,12 @@ import { recordSubmission, type NewSubmission } from '../db/jobs';
 import { AppError, UnavailableError } from '../http/errors';
 import {
   KEEL_CREATED_BY,
+  KEEL_KIND,
   KEEL_MODEL_TIER,
   KEEL_PROJECT,
   KEEL_STATUS,
   KEEL_WORKFLOW_ID,
+  runSummary,
 } from '../pure/search-attributes';
 import { jobsStarted } from '../metrics/series';
 import type { JobsDeps } from './deps';
@@ -39,7 +41,15 @@ export async function recordAndStart(
         taskQueue: deps.taskQueue,
         args: workflow.args,
         memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
+        // What the Temporal UI shows on the job's row and page: the request's first line, then who and where.
+        staticSummary: runSummary(sub.prompt),
+        staticDetails: [
+          `**Keel job** \`${sub.jobId}\` of workflow \`${sub.workflowId}\``,
+          `Submitted by \`${sub.createdBy}\`${sub.projectSlug ? ` in project \`${sub.projectSlug}\`` : ''}`,
+          `Model tier: ${sub.modelTier ?? 'default'}`,
+        ].join('\n\n'),
         typedSearchAttributes: [
+          { key: KEEL_KIND, value: 'job' },
           { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
           { key: KEEL_CREATED_BY, value: sub.createdBy },
           { key: KEEL_STATUS, value: 'queued' },

@@ -113,7 +113,9 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
     say('Keel is running.');
     say(`  Console      ${webConsole.url}   ${signInHint(firstAdmin)}`);
     say(`  API          ${apiUrl}`);
-    say(`  Temporal UI  ${devServer ? devServer.uiUrl : `(external Temporal at ${temporalAddress})`}`);
+    say(
+      `  Temporal UI  ${devServer ? `${devServer.uiUrl}   (jobs only: ${jobsListUrl(devServer.uiUrl, stack.TEMPORAL_NAMESPACE)})` : `(external Temporal at ${temporalAddress})`}`,
+    );
     say(`  API token    ${token}   (admin user "dev"; also in ${devTokenPath(dataDir)})`);
     say(`  Identity     ${identity.url}   (seed a user: npx keel auth create-user --email E --password-stdin)`);
     say(`  PostgreSQL   ${embedded ? `embedded PGlite at ${embedded.dsn}` : 'POSTGRES_DSN'}`);
@@ -152,4 +154,9 @@ async function seedDevToken(pool: Pool, dataDir: string, configured?: string): P
   const seeded = await createToken(pool, { userId: 'dev', orgId: 'dev', isAdmin: true, label: 'dev token', token });
   if (!configured) fs.writeFileSync(devTokenPath(dataDir), `${seeded.token}\n`, { mode: 0o600 });
   return seeded.token;
+}
+
+/** The Temporal UI's workflow list filtered to jobs (children, connector runs and relays hidden). */
+function jobsListUrl(uiUrl: string, namespace: string): string {
+  return `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows?query=${encodeURIComponent('KeelKind = "job"')}`;
 }

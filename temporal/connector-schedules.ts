@@ -8,6 +8,7 @@ import {
 } from '@temporalio/client';
 import { CONNECTOR_NAMES, scheduleSettings, type ConnectorsEnv } from '../connectors/config';
 import type { ConnectorName } from '../connectors/contract';
+import { KEEL_KIND } from '../pure/search-attributes';
 import type { runConnector } from '../workflows/connector-run';
 
 /** A schedule id an operator reads in the Temporal UI. Its runs get ids `keel-connector-<name>-<start time>`. */
@@ -29,6 +30,8 @@ function definition(name: ConnectorName, cron: string, taskQueue: string) {
     workflowType: 'runConnector',
     args: [{ connector: name }],
     taskQueue,
+    typedSearchAttributes: [{ key: KEEL_KIND, value: 'connector' }],
+    staticSummary: `${name} connector run`,
     workflowId: connectorScheduleId(name),
   };
   // Skip, not buffer: a run that outlasts its interval makes the next tick pointless (the cursor covers the gap).

@@ -7,6 +7,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -14,7 +15,7 @@ import {
 import type { Activities } from '../activities';
 import { failureChain } from '../pure/failure-chain';
 import { strongestRung } from '../pure/rungs';
-import { KEEL_STATUS } from '../pure/search-attributes';
+import { KEEL_KIND, KEEL_STATUS } from '../pure/search-attributes';
 import {
   answerSignal,
   BUDGET_EXCEEDED,
@@ -160,11 +161,17 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     const attempt = (attempts.get(level.role) ?? 0) + 1;
     attempts.set(level.role, attempt);
     progress.currentLevel = level.role;
+    // Shown on the job's page in the Temporal UI while it runs ("Current details").
+    setCurrentDetails(`Running **${level.role}**${attempt > 1 ? `, attempt ${attempt}` : ''}`);
     if (previousRole) await emit(JOB_ROLE, 'agent_handoff', { from: previousRole, to: level.role, attempt });
     previousRole = level.role;
     const child = executeChild(runLevel, {
       workflowId: levelWorkflowId(jobId, level.role, attempt),
-      typedSearchAttributes: workflowInfo().typedSearchAttributes.updateCopy([{ key: KEEL_STATUS, value: null }]),
+      typedSearchAttributes: workflowInfo().typedSearchAttributes.updateCopy([
+        { key: KEEL_STATUS, value: null },
+        { key: KEEL_KIND, value: 'level' },
+      ]),
+      staticSummary: `${level.role}${attempt > 1 ? ` · attempt ${attempt}` : ''}`,
       memo: { role: level.role, job_id: jobId, attempt },
       args: [
         {

@@ -5,7 +5,7 @@
  * only where these hook in.
  */
 import { executeChild, workflowInfo } from '@temporalio/workflow';
-import { KEEL_STATUS } from '../pure/search-attributes';
+import { KEEL_KIND, KEEL_STATUS } from '../pure/search-attributes';
 import type { Scenario } from '../scenarios/types';
 import type { JobInput } from './definitions';
 import type { Emit } from './emit';
@@ -46,7 +46,10 @@ export function productBuildFor(input: JobInput, emit: Emit) {
   let failedBuilds = 0;
   const childOptions = (id: string) => ({
     workflowId: id,
-    typedSearchAttributes: workflowInfo().typedSearchAttributes.updateCopy([{ key: KEEL_STATUS, value: null }]),
+    typedSearchAttributes: workflowInfo().typedSearchAttributes.updateCopy([
+      { key: KEEL_STATUS, value: null },
+      { key: KEEL_KIND, value: 'level' },
+    ]),
   });
 
   return {

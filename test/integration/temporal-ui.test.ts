@@ -1,0 +1,61 @@
+import { streamJobEvents } from '../../cli/event-stream';
+import type { EventEnvelope } from '../../events/envelope';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+
+let infra: Infrastructure;
+let keel: KeelUnderTest;
+
+beforeAll(async () => {
+  infra = await startInfrastructure();
+  keel = await startKeel(infra);
+  await keel.startWorker();
+});
+
+afterAll(async () => {
+  await keel?.close();
+  await infra?.close();
+});
+
+/** Workflow ids a visibility query lists, read until `ready` holds (the dev server's visibility lags a little). */
+async function listUntil(query: string, ready: (ids: string[]) => boolean): Promise<string[]> {
+  let ids: string[] = [];
+  for (let i = 0; i < 100; i += 1) {
+    ids = [];
+    for await (const run of infra.temporal.client.workflow.list({ query })) ids.push(run.workflowId);
+    if (ready(ids)) return ids;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return ids;
+}
+
+test('the operators\' query KeelKind = "job" lists jobs only; each job and level run carries a summary', async () => {
+  const submitted = await fetch(`${keel.baseUrl}/v1/chat`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'Write kinds.md that greets the reader\nSecond line stays out of the summary.' }),
+  });
+  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
+  const events: EventEnvelope[] = [];
+  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
+  expect(events.at(-1)?.kind).toBe('final');
+  const levelRuns = events.filter((e) => e.kind === 'level_started').length;
+  expect(levelRuns).toBeGreaterThan(1);
+
+  const levels = await listUntil(
+    `KeelKind = "level" AND KeelWorkflowId = "${events[0]!.workflow_id}"`,
+    (ids) => ids.length >= levelRuns,
+  );
+  expect(levels).toHaveLength(levelRuns);
+  expect(levels).not.toContain(jobId);
+  const jobs = await listUntil(
+    `KeelKind = "job" AND KeelWorkflowId = "${events[0]!.workflow_id}"`,
+    (ids) => ids.length > 0,
+  );
+  expect(jobs).toEqual([jobId]);
+
+  const job = await infra.temporal.client.workflow.getHandle(jobId).describe();
+  expect(await job.staticSummary()).toBe('Write kinds.md that greets the reader');
+  expect(await job.staticDetails()).toContain(jobId);
+  const level = await infra.temporal.client.workflow.getHandle(levels[0]!).describe();
+  expect(await level.staticSummary()).toMatch(/^L[1-4]\.\w+/);
+});

@@ -16,7 +16,7 @@ export interface Directives {
   slow: boolean;
   /** `#verify-fail=N`: the L3 level fails its attempts 1..N; undefined without the directive. */
   verifyFail: number | undefined;
-  /** `#build-fail=N`: the L4 level writes a feature that breaks the static page's build until N builds failed. */
+  /** `#build-fail=N`: the L4 level breaks the template's build until N builds failed. */
   buildFail: number | undefined;
 }
 

@@ -183,6 +183,24 @@ test('a build that fails four times escalates to the L2 level that issued the ta
   expect(events.some((e) => e.kind === 'vercel_deployed' || e.kind === 'vercel_deploy_failed')).toBe(false);
 });
 
+test.each(['ts-library', 'node-service'])(
+  '#build-fail breaks the real build of a %s too, and the retry builds it',
+  async (template) => {
+    const accepted = await submit({
+      prompt: 'Build it for a bakery #build #build-fail=1',
+      metadata: { template, deploy: false },
+    });
+    const events = await follow(accepted.job_id);
+    expect(events.at(-1)!.kind).toBe('final');
+    expect(events.find((e) => e.kind === 'template_selected')!.payload).toMatchObject({ template_id: template });
+    const failed = events.filter((e) => e.kind === 'build_verify_failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.payload).toMatchObject({ step: 'build', exit_code: 1 });
+    expect(String(failed[0]!.payload.output_tail)).toContain('src/build-check.');
+    expect(events.filter((e) => e.kind === 'gate_decision').map((e) => e.payload.decision)).toEqual(['retry', 'pass']);
+  },
+);
+
 test('an out-of-scope request the person refuses builds nothing and says why', async () => {
   const rule = await submit({ prompt: 'rule: no payment processing' });
   await follow(rule.job_id);

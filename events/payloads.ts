@@ -54,6 +54,8 @@ export const EVENT_PAYLOADS = {
     /** The strongest rung any level asked for; null when none did. */
     effort: rung.nullable().optional(),
     reasoning_tokens: count.optional(),
+    prompt_tokens: count.optional(),
+    completion_tokens: count.optional(),
     cost_usd: usd.optional(),
     /** A product build that was deployed: where it went live. */
     deployed_url: z.string().optional(),
@@ -108,6 +110,9 @@ export const EVENT_PAYLOADS = {
     /** The strongest rung the level's calls asked for. */
     effort: rung.optional(),
     reasoning_tokens: count.optional(),
+    /** Summed over the level's LLM calls, as the vendor reported them. */
+    prompt_tokens: count.optional(),
+    completion_tokens: count.optional(),
     /** A level composed in code. */
     deterministic: z.literal(true).optional(),
     /** The non-LLM intent it answered (`command`, `rule`, `fact`). */

@@ -73,6 +73,9 @@ export interface LevelResult {
   /** The strongest rung this level's calls asked for, and the reasoning tokens they used. */
   effort?: Rung;
   reasoningTokens: number;
+  /** Prompt (input) and completion (output) tokens summed over the level's LLM calls; absent for a level without one. */
+  promptTokens?: number;
+  completionTokens?: number;
 }
 
 export interface JobProgress {

@@ -68,6 +68,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const attempts = new Map<string, number>();
   const results: LevelResult[] = [];
   let spentUsd = 0;
+  /** Tokens of every level run, retried and escalated ones included, like spentUsd. */
+  const tokens = { reasoning: 0, prompt: 0, completion: 0 };
   let verifications = 0;
   let previousRole: string | undefined;
   /** Follow-up prompts, oldest first; the first `seenFollowUps` of them have been in some level's context. */
@@ -195,6 +197,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       throw err;
     }
     spentUsd += result.costUsd;
+    tokens.reasoning += result.reasoningTokens;
+    tokens.prompt += result.promptTokens ?? 0;
+    tokens.completion += result.completionTokens ?? 0;
     progress.finishedLevels.push(level.role);
     for (const file of result.createdFiles) if (!progress.createdFiles.includes(file)) progress.createdFiles.push(file);
     if (result.costUsd > 0 || input.budgetUsd !== undefined) {
@@ -371,7 +376,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     const executor = results.findLast((r) => r.role.startsWith('L4.'));
     const usage = {
       effort: strongestRung(results.map((r) => r.effort)),
-      reasoningTokens: results.reduce((sum, r) => sum + r.reasoningTokens, 0),
+      reasoningTokens: tokens.reasoning,
+      promptTokens: tokens.prompt,
+      completionTokens: tokens.completion,
       costUsd: spentUsd,
     };
     // Status before the terminal event: a client that reads the job after `final` sees it finished.
@@ -384,6 +391,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       created_files: [...progress.createdFiles],
       effort: usage.effort ?? null,
       reasoning_tokens: usage.reasoningTokens,
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
       cost_usd: usage.costUsd,
       ...(release?.url ? { deployed_url: release.url } : {}),
     });

@@ -114,6 +114,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   const createdFiles: string[] = [];
   let costUsd = 0;
   let reasoningTokens = 0;
+  let promptTokens = 0;
+  let completionTokens = 0;
   let effort: Rung | undefined;
   let answeredBy = { provider: intended?.provider ?? '', model: intended?.model ?? '' };
   let candidates = route.candidates;
@@ -128,6 +130,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
         await emit(role, 'thinking', { level_id: levelId, round, summary: preview(reply.reasoning, 2000) });
       costUsd += reply.costUsd;
       reasoningTokens += reply.usage.reasoningTokens;
+      promptTokens += reply.usage.promptTokens;
+      completionTokens += reply.usage.completionTokens;
       effort = strongestRung([effort, reply.requestedEffort]);
       answeredBy = { provider: reply.provider, model: reply.model };
       if (round === 1 && reportsFallback) {
@@ -196,6 +200,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       ...(verdict ? { verdict: verdict.verdict } : {}),
       ...(effort ? { effort } : {}),
       reasoning_tokens: reasoningTokens,
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
     },
     { durationSince: started.occurred_at },
   );
@@ -210,6 +216,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     costUsd,
     effort,
     reasoningTokens,
+    promptTokens,
+    completionTokens,
     ...answeredBy,
   };
 

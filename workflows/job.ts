@@ -6,6 +6,7 @@ import {
   executeChild,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -50,6 +51,8 @@ const JOB_ROLE = 'L1.team_lead';
 export const MAX_SAME_LEVEL_RETRIES = 3;
 /** The first scenario when the job names none. */
 export const DEFAULT_SCENARIO = 'build';
+/** Temporal patch id: a job run as a work item's child tells the work item of its interrupts (new in 2026-11). */
+const RELAY_INTERRUPTS_PATCH = 'relay-interrupts-to-work-item';
 
 /**
  * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor
@@ -86,19 +89,25 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   setHandler(interruptsQuery, () =>
     [...pending.values()].map((i) => ({ call_id: i.call_id, question: i.text, role: i.role })),
   );
-  setHandler(interruptRaisedSignal, (interrupt) => {
+  // A work item runs its scenario as this job's child under the same job id; its clients resume the work item's
+  // workflow (the job id), so the work item must learn of every interrupt too (workflows/work-item.ts).
+  const parentId = workflowInfo().parent?.workflowId;
+  const relay = parentId !== undefined && patched(RELAY_INTERRUPTS_PATCH);
+  setHandler(interruptRaisedSignal, async (interrupt) => {
     if (cleared.has(interrupt.call_id)) return;
     pending.set(interrupt.call_id, interrupt);
     progress.status = 'paused';
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'paused' }]);
+    if (relay) await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, interrupt);
   });
-  setHandler(interruptClearedSignal, ({ call_id }) => {
+  setHandler(interruptClearedSignal, async ({ call_id }) => {
     pending.delete(call_id);
     cleared.add(call_id);
     if (pending.size === 0 && progress.status === 'paused') {
       progress.status = 'running';
       upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
     }
+    if (relay) await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id });
   });
   setHandler(
     resumeUpdate,

@@ -94,6 +94,9 @@ test('a product build from prompt to final: gates, template, design, a real buil
   const events = await follow(accepted.job_id, async (event) => {
     await answers(event);
     if (event.kind === 'human_task_assigned') {
+      // The job waits on a person: the API says paused (the step records it before it announces the task).
+      const job = await fetch(`${keel.baseUrl}/v1/jobs/${accepted.job_id}`, { headers: auth() });
+      expect(((await job.json()) as { status: string }).status).toBe('paused');
       // The person adds the token to the secrets store, then completes the task over the API.
       await fs.writeFile(path.join(secretsDir, 'VERCEL_TOKEN'), vercel.token);
       const done = await post(`/v1/human-tasks/${String(event.payload.task_id)}/complete`, { note: 'added' });

@@ -130,6 +130,10 @@ export const EVENT_PAYLOADS = {
     level_id: levelId,
     verdict: z.enum(['pass', 'fail', 'unknown']),
     deltas: z.array(z.string()),
+    /** A review lead's review: every finding, blocking or not (only blocking ones fail it and become deltas). */
+    findings: z
+      .array(z.object({ severity: z.enum(['blocking', 'major', 'minor']), finding: z.string(), fix: z.string() }))
+      .optional(),
   }),
 
   // Agent activity

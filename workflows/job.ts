@@ -38,6 +38,7 @@ import { classifyIntent, type Intent } from './intents';
 import { appendPromptUpdate, interruptsQuery, resumeUpdate, type AppendedPrompt } from './human-input';
 import { runLevel } from './level';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
+import { isReviewLead, reviewBrief } from '../pure/review-leads';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 
 const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activities>({
@@ -53,6 +54,8 @@ export const MAX_SAME_LEVEL_RETRIES = 3;
 export const DEFAULT_SCENARIO = 'build';
 /** Temporal patch id: a job run as a work item's child tells the work item of its interrupts (new in 2026-11). */
 const RELAY_INTERRUPTS_PATCH = 'relay-interrupts-to-work-item';
+/** Temporal patch id: the security and adversarial leads review the executor's result (new in 2026-11). */
+const REVIEW_LEADS_PATCH = 'review-leads-verdicts';
 
 /**
  * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor
@@ -163,7 +166,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   async function runChild(
     level: ScenarioLevel,
     context: Array<{ role: string; output: string }>,
-    extra: { verifyAttempt?: number; intent?: Exclude<Intent, { kind: 'llm' }> } = {},
+    extra: { verifyAttempt?: number; intent?: Exclude<Intent, { kind: 'llm' }>; review?: boolean } = {},
   ): Promise<LevelResult> {
     // `context` holds every follow-up so far (nothing awaited since it was built); a level composed in code does not
     // act on them, so only a model-backed level counts as having seen them.
@@ -187,6 +190,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
           context,
           modelTier: input.modelTier,
           verifyAttempt: extra.verifyAttempt,
+          ...(extra.review ? { review: true } : {}),
           budgetRemainingUsd: input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - spentUsd) : undefined,
           heartbeatEveryMs: input.heartbeatEveryMs,
           intent: extra.intent,
@@ -244,6 +248,34 @@ export async function runJob(input: JobInput): Promise<JobResult> {
    */
   async function runScenario(scenario: Scenario): Promise<void> {
     const levels = scenario.levels;
+    // The scenario's review leads, in its order; they review every result the verifier passes.
+    const leads = levels.filter((l) => isReviewLead(l.role) && !l.deterministic);
+    const reviewing = leads.length > 0 && patched(REVIEW_LEADS_PATCH);
+
+    /**
+     * Each lead reviews the executor's result in turn; the first review with a blocking finding stops the round and
+     * is returned with its level id, else every passed review.
+     */
+    async function review(
+      executed: LevelResult,
+      feedback: Array<{ role: string; output: string }>,
+    ): Promise<{ passed: LevelResult[]; failed?: { result: LevelResult; levelId: string } }> {
+      const passed: LevelResult[] = [];
+      if (!reviewing) return { passed };
+      for (const lead of leads) {
+        const result = await runChild(
+          { ...lead, prompt: reviewBrief(lead.role), tools: undefined },
+          contextOf([...feedback, { role: executed.role, output: executed.output }]),
+          { verifyAttempt: verifications, review: true },
+        );
+        if (result.verdict === 'fail') {
+          return { passed, failed: { result, levelId: levelWorkflowId(jobId, lead.role, attempts.get(lead.role)!) } };
+        }
+        passed.push(result);
+      }
+      return { passed };
+    }
+
     for (let i = 0; i < levels.length; i += 1) {
       const level = levels[i]!;
       const verifier = levels[i + 1];
@@ -267,16 +299,29 @@ export async function runJob(input: JobInput): Promise<JobResult> {
               verifyAttempt: verifications,
             })
           : undefined;
+        // A result the verifier passed is reviewed by the review leads; a blocking finding fails it like a verdict.
+        const reviewed = verified && verified.verdict !== 'fail' ? await review(executed, feedback) : undefined;
+        const blocked = reviewed?.failed;
         const gate = {
-          level_id: built.ok ? levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!) : built.levelId,
+          level_id: blocked
+            ? blocked.levelId
+            : built.ok
+              ? levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!)
+              : built.levelId,
           attempt: verifications,
+          ...(blocked ? { reviewer: blocked.result.role } : {}),
         };
-        if (verified && verified.verdict !== 'fail') {
-          await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'pass', verdict: verified.verdict ?? 'unknown' });
-          results.push(executed, verified);
+        if (verified && reviewed && !blocked) {
+          await emit(JOB_ROLE, 'gate_decision', {
+            ...gate,
+            decision: 'pass',
+            verdict: verified.verdict ?? 'unknown',
+            ...(reviewed.passed.length > 0 ? { reviewed_by: reviewed.passed.map((r) => r.role) } : {}),
+          });
+          results.push(executed, verified, ...reviewed.passed);
           break;
         }
-        deltas = verified ? verified.deltas : built.ok ? [] : built.deltas;
+        deltas = blocked ? blocked.result.deltas : verified ? verified.deltas : built.ok ? [] : built.deltas;
         if (retries < MAX_SAME_LEVEL_RETRIES) {
           retries += 1;
           await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'retry', to: level.role, deltas });

@@ -57,6 +57,10 @@
  *   otherwise (`static-page`, or no template) the written file gets a last line linking to `missing-page.html`,
  *   which a static page's build refuses. Once k ≥ N > 0 the usual file, plus the template's break file rewritten
  *   valid, since the workspace still holds the broken one. Only `write_file` calls are affected.
+ * - Reviews: a request whose system message also has a line `Keel review: ...` (a review lead reviewing a result,
+ *   pure/review-leads.ts) gets `{"verdict":"pass","findings":[]}`, except while `#security-block=N` (role
+ *   `L2.security_lead`) or `#adversarial-block=N` (role `L2.adversarial_lead`) has the context's attempt (as for L3)
+ *   ≤ N: then `{"verdict":"fail","findings":[{"severity":"blocking","finding":...,"fix":...}]}`.
  * - `#slow` (any level): the server delays the reply, streamed or not, by its `slowMs` option (3 s by default) so a
  *   person can try cancelling; the delay ends early, without a reply, when the client disconnects, and with a 503
  *   when the server closes. `respond` ignores it and stays pure; the server asks `isSlow` (directives.ts).
@@ -70,7 +74,16 @@ import { bodyFor, demoFileFor, isGreeting, oneLine, pathTokensIn, targetPathFor,
 import { directivesOf } from './directives';
 import type { Directives } from './directives';
 import { humanInputStep } from './human-input';
-import { attemptOf, failedBuildsOf, keelRoleOf, lastUserText, levelOf, splitRequest, textOf } from './prompt-contract';
+import {
+  attemptOf,
+  failedBuildsOf,
+  isReviewRequest,
+  keelRoleOf,
+  lastUserText,
+  levelOf,
+  splitRequest,
+  textOf,
+} from './prompt-contract';
 import { callReply, callsReply, offersTool, toolCall, toolResultFollowsUser } from './tool-use';
 import { buildBreakFileFor, templateOf } from './build-break';
 import { appendAnchorOf } from './workspace-context';
@@ -118,7 +131,9 @@ function replyFor(request: DemoRequest): { message: AssistantMessage; finish_rea
   const { context, jobPrompt } = splitRequest(userText);
   const path = targetPathFor(jobPrompt);
   const directives = directivesOf(jobPrompt);
-  switch (levelOf(keelRoleOf(request.messages))) {
+  const role = keelRoleOf(request.messages);
+  if (isReviewRequest(request.messages)) return text(reviewFor(role, path, context, directives));
+  switch (levelOf(role)) {
     case 1:
       return text(planFor(path));
     case 2:
@@ -181,6 +196,27 @@ function verdictFor(path: string, context: string, directives: Directives): stri
     .split('\n')
     .some((line) => WROTE.test(line) && !NEGATION.test(line) && pathTokensIn(line).includes(path));
   return JSON.stringify(written ? { verdict: 'pass', deltas: [] } : { verdict: 'fail', deltas: [`write ${path}`] });
+}
+
+/**
+ * A review lead's review (`Keel review:`): a blocking finding while `#security-block=N` (security lead) or
+ * `#adversarial-block=N` (adversarial lead) is at least the review's attempt, else a pass with no findings.
+ */
+function reviewFor(role: string | undefined, path: string, context: string, directives: Directives): string {
+  const blockUntil =
+    role === 'L2.security_lead'
+      ? directives.securityBlock
+      : role === 'L2.adversarial_lead'
+        ? directives.adversarialBlock
+        : undefined;
+  if (blockUntil !== undefined && attemptOf(context) <= blockUntil) {
+    const finding =
+      role === 'L2.security_lead'
+        ? { finding: `${path} may carry a secret`, fix: `${path}: state that it holds no secrets` }
+        : { finding: `${path} has no answer for an empty request`, fix: `${path}: say what happens with no input` };
+    return JSON.stringify({ verdict: 'fail', findings: [{ severity: 'blocking', ...finding }] });
+  }
+  return JSON.stringify({ verdict: 'pass', findings: [] });
 }
 
 function echoFor(jobPrompt: string): string {

@@ -205,6 +205,50 @@ test.each(['ts-library', 'node-service'])(
   },
 );
 
+test('a blocking security finding fails the review with its own verdict and sends the fix back to the executor', async () => {
+  const accepted = await submit({
+    prompt: 'Build a landing page for a bakery #build #security-block=1',
+    metadata: { deploy: false },
+  });
+  const events = await follow(accepted.job_id);
+  expect(events.at(-1)!.kind).toBe('final');
+  const gates = events.filter((e) => e.kind === 'gate_decision').map((e) => e.payload);
+  expect(gates.map((g) => g.decision)).toEqual(['retry', 'pass']);
+  // The build and the verifier passed; the security lead's review, a level of its own, failed it.
+  expect(gates[0]).toMatchObject({
+    reviewer: 'L2.security_lead',
+    to: 'L4.executor',
+    level_id: `${accepted.job_id}/L2.security_lead/2`,
+  });
+  expect(gates[0]!.deltas).toEqual([expect.stringMatching(/^L2\.security_lead: output\.md: /)]);
+  expect(gates[1]).toMatchObject({ reviewed_by: ['L2.security_lead', 'L2.adversarial_lead'] });
+  const reviews = events.filter((e) => e.kind === 'verifier_finished' && e.agent_role === 'L2.security_lead');
+  expect(reviews.map((e) => e.payload.verdict)).toEqual(['fail', 'pass']);
+  expect(reviews[0]!.payload.findings).toEqual([expect.objectContaining({ severity: 'blocking' })]);
+  const failedReview = events.find(
+    (e) => e.kind === 'level_finished' && e.agent_role === 'L2.security_lead' && e.payload.verdict === 'fail',
+  )!;
+  expect(failedReview.payload).not.toHaveProperty('model');
+  // The adversarial lead reviews only what the security lead let through.
+  const adversarial = events.filter((e) => e.kind === 'verifier_finished' && e.agent_role === 'L2.adversarial_lead');
+  expect(adversarial.map((e) => e.payload.verdict)).toEqual(['pass']);
+  expect(events.filter((e) => e.kind === 'level_started' && e.agent_role === 'L4.executor')).toHaveLength(2);
+});
+
+test('a blocking adversarial finding on four reviews is retried three times, then escalated, then passes', async () => {
+  const accepted = await submit({
+    prompt: 'Build a landing page for a bakery #build #adversarial-block=4',
+    metadata: { deploy: false },
+  });
+  const events = await follow(accepted.job_id);
+  expect(events.at(-1)!.kind).toBe('final');
+  const gates = events.filter((e) => e.kind === 'gate_decision').map((e) => e.payload);
+  expect(gates.map((g) => g.decision)).toEqual(['retry', 'retry', 'retry', 'escalate', 'pass']);
+  for (const gate of gates.slice(0, 4)) expect(gate).toMatchObject({ reviewer: 'L2.adversarial_lead' });
+  expect(gates[3]).toMatchObject({ to: 'L2.adversarial_lead' });
+  expect(events.filter((e) => e.kind === 'build_verify_passed')).toHaveLength(5);
+});
+
 test('an out-of-scope request the person refuses builds nothing and says why', async () => {
   const rule = await submit({ prompt: 'rule: no payment processing' });
   await follow(rule.job_id);

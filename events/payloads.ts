@@ -38,6 +38,10 @@ export const EVENT_PAYLOADS = {
     /** `retry` (the executor) and `escalate` (the issuing L2 level). */
     to: z.string().optional(),
     deltas: z.array(z.string()).optional(),
+    /** A review lead whose blocking finding failed the result (`level_id` is then its review run). */
+    reviewer: z.string().optional(),
+    /** `pass` only: the review leads that reviewed the result, in order. */
+    reviewed_by: z.array(z.string()).optional(),
   }),
   budget_consumed: z.looseObject({
     level_id: levelId,

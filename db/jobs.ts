@@ -9,10 +9,12 @@ export function isTerminalStatus(status: string): boolean {
   return (TERMINAL_JOB_STATUSES as readonly string[]).includes(status);
 }
 
-/** Per job: the strongest effort rung asked for, reasoning tokens and cost, summed over every call. */
+/** Per job: the strongest effort rung asked for, tokens and cost, summed over every call. */
 export interface JobUsage {
   effort?: string;
   reasoningTokens: number;
+  promptTokens?: number;
+  completionTokens?: number;
   costUsd: number;
 }
 
@@ -30,6 +32,8 @@ export interface JobRow {
   error: unknown;
   max_effort: string | null;
   reasoning_tokens: number;
+  prompt_tokens: string;
+  completion_tokens: string;
   cost_usd: string;
   created_at: Date;
   updated_at: Date;
@@ -192,6 +196,8 @@ export async function setJobStatus(
               max_effort = COALESCE($5, max_effort),
               reasoning_tokens = COALESCE($6, reasoning_tokens),
               cost_usd = COALESCE($7, cost_usd),
+              prompt_tokens = COALESCE($8, prompt_tokens),
+              completion_tokens = COALESCE($9, completion_tokens),
               updated_at = now(),
               started_at = CASE WHEN $2 = 'running' THEN COALESCE(started_at, now()) ELSE started_at END,
               finished_at = CASE WHEN $2 IN ('completed', 'failed', 'cancelled') THEN now() ELSE finished_at END
@@ -205,6 +211,8 @@ export async function setJobStatus(
         details.usage?.effort ?? null,
         details.usage?.reasoningTokens ?? null,
         details.usage?.costUsd ?? null,
+        details.usage?.promptTokens ?? null,
+        details.usage?.completionTokens ?? null,
       ],
     );
     const changed = rows[0];

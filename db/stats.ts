@@ -1,5 +1,5 @@
 /**
- * The aggregate behind GET /v1/stats, over stored rows only: job runs (status, tier, project, cost, reasoning tokens,
+ * The aggregate behind GET /v1/stats, over stored rows only: job runs (status, tier, project, cost, tokens,
  * strongest effort rung), per-model usage (job_model_usage, kept from the event log by a trigger) and approvals.
  *
  * One statement of three parts, each one pass: the jobs in the window are grouped once with GROUPING SETS (by status,
@@ -24,6 +24,8 @@ export interface JobGroup {
   jobs: number;
   cost_usd: string;
   reasoning_tokens: string;
+  prompt_tokens: string;
+  completion_tokens: string;
 }
 
 export interface ModelUsageRow {
@@ -32,6 +34,8 @@ export interface ModelUsageRow {
   calls: number;
   cost_usd: string;
   reasoning_tokens: string;
+  prompt_tokens: string;
+  completion_tokens: string;
   fallbacks: number;
 }
 
@@ -64,12 +68,15 @@ SELECT
               AS set,
             COALESCE(j.status, j.model_tier, j.stats_project, j.max_effort) AS key,
             count(*)::int AS jobs, COALESCE(sum(j.cost_usd), 0)::text AS cost_usd,
-            COALESCE(sum(j.reasoning_tokens), 0)::text AS reasoning_tokens
+            COALESCE(sum(j.reasoning_tokens), 0)::text AS reasoning_tokens,
+            COALESCE(sum(j.prompt_tokens), 0)::text AS prompt_tokens,
+            COALESCE(sum(j.completion_tokens), 0)::text AS completion_tokens
        FROM job_runs j ${jobs}
       GROUP BY GROUPING SETS ((j.status), (j.model_tier), (j.stats_project), (j.max_effort), ())) g) AS groups,
   (SELECT jsonb_agg(m ORDER BY m.provider, m.model) FROM (
      SELECT u.provider, u.model, sum(u.calls)::int AS calls, sum(u.cost_usd)::text AS cost_usd,
-            sum(u.reasoning_tokens)::text AS reasoning_tokens, sum(u.fallbacks)::int AS fallbacks
+            sum(u.reasoning_tokens)::text AS reasoning_tokens, sum(u.prompt_tokens)::text AS prompt_tokens,
+            sum(u.completion_tokens)::text AS completion_tokens, sum(u.fallbacks)::int AS fallbacks
        FROM job_model_usage u ${usage}
       GROUP BY u.provider, u.model) m) AS by_model,
   (SELECT jsonb_object_agg(a.status, a.n) FROM (

@@ -38,6 +38,10 @@ export const EVENT_PAYLOADS = {
     /** `retry` (the executor) and `escalate` (the issuing L2 level). */
     to: z.string().optional(),
     deltas: z.array(z.string()).optional(),
+    /** A review lead whose blocking finding failed the result (`level_id` is then its review run). */
+    reviewer: z.string().optional(),
+    /** `pass` only: the review leads that reviewed the result, in order. */
+    reviewed_by: z.array(z.string()).optional(),
   }),
   budget_consumed: z.looseObject({
     level_id: levelId,
@@ -54,6 +58,8 @@ export const EVENT_PAYLOADS = {
     /** The strongest rung any level asked for; null when none did. */
     effort: rung.nullable().optional(),
     reasoning_tokens: count.optional(),
+    prompt_tokens: count.optional(),
+    completion_tokens: count.optional(),
     cost_usd: usd.optional(),
     /** A product build that was deployed: where it went live. */
     deployed_url: z.string().optional(),
@@ -108,6 +114,9 @@ export const EVENT_PAYLOADS = {
     /** The strongest rung the level's calls asked for. */
     effort: rung.optional(),
     reasoning_tokens: count.optional(),
+    /** Summed over the level's LLM calls, as the vendor reported them. */
+    prompt_tokens: count.optional(),
+    completion_tokens: count.optional(),
     /** A level composed in code. */
     deterministic: z.literal(true).optional(),
     /** The non-LLM intent it answered (`command`, `rule`, `fact`). */
@@ -125,6 +134,10 @@ export const EVENT_PAYLOADS = {
     level_id: levelId,
     verdict: z.enum(['pass', 'fail', 'unknown']),
     deltas: z.array(z.string()),
+    /** A review lead's review: every finding, blocking or not (only blocking ones fail it and become deltas). */
+    findings: z
+      .array(z.object({ severity: z.enum(['blocking', 'major', 'minor']), finding: z.string(), fix: z.string() }))
+      .optional(),
   }),
 
   // Agent activity

@@ -40,6 +40,8 @@ export async function computeStats(deps: Pick<JobsDeps, 'pool'>, principal: Toke
     jobs: g.jobs,
     cost_usd: num(g.cost_usd),
     reasoning_tokens: num(g.reasoning_tokens),
+    prompt_tokens: num(g.prompt_tokens),
+    completion_tokens: num(g.completion_tokens),
   });
   const byKey = (a: JobGroup, b: JobGroup) => (a.key ?? '\uffff').localeCompare(b.key ?? '\uffff');
   const byModel = (row.by_model ?? []).map((m) => ({
@@ -48,6 +50,8 @@ export async function computeStats(deps: Pick<JobsDeps, 'pool'>, principal: Toke
     calls: m.calls,
     cost_usd: num(m.cost_usd),
     reasoning_tokens: num(m.reasoning_tokens),
+    prompt_tokens: num(m.prompt_tokens),
+    completion_tokens: num(m.completion_tokens),
     fallbacks: m.fallbacks,
   }));
   return {
@@ -57,6 +61,8 @@ export async function computeStats(deps: Pick<JobsDeps, 'pool'>, principal: Toke
     jobs: { total: total?.jobs ?? 0, by_status: Object.fromEntries(of('status').map((g) => [g.key!, g.jobs])) },
     cost_usd: num(total?.cost_usd),
     reasoning_tokens: num(total?.reasoning_tokens),
+    prompt_tokens: num(total?.prompt_tokens),
+    completion_tokens: num(total?.completion_tokens),
     by_tier: of('tier')
       .sort(byKey)
       .map((g) => ({ tier: g.key, ...usage(g) })),

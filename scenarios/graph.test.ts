@@ -1,4 +1,12 @@
-import { applyGraphEdit, graphFromScenario, graphToScenario, runOrder, type AgentGraph, type GraphEdit } from './graph';
+import {
+  agentGraphSchema,
+  applyGraphEdit,
+  graphFromScenario,
+  graphToScenario,
+  runOrder,
+  type AgentGraph,
+  type GraphEdit,
+} from './graph';
 import { loadScenario } from './load';
 
 let build: AgentGraph;
@@ -33,6 +41,27 @@ describe('graphFromScenario', () => {
     expect(scenario.name).toBe('wf-7-graph');
     expect(scenario.levels).toEqual((await loadScenario('build')).levels);
     expect(scenario.chain).toEqual({ scenario: 'review' });
+  });
+});
+
+describe("a product scenario's graph", () => {
+  it('keeps the product block through an edit, the stored JSON and back to the scenario a job runs', async () => {
+    const file = await loadScenario('product-confirmed');
+    const seeded = graphFromScenario(file);
+    const edited = applyGraphEdit(seeded, {
+      op: 'put_agent',
+      agent: { role: 'L2.security_lead', prompt: 'Review for risks.\n\nRequest:\n{{request}}' },
+    });
+    // What the graph store writes and reads back.
+    const stored = agentGraphSchema.parse(JSON.parse(JSON.stringify(edited)));
+    const scenario = graphToScenario(stored, 'wf-9');
+    expect(scenario.product).toEqual(file.product);
+    expect(scenario.product?.confirm).toEqual(['template', 'design']);
+    expect(scenario.levels.map((l) => l.role)).toContain('L2.security_lead');
+  });
+
+  it('has no product block when the scenario has none', () => {
+    expect(graphToScenario(build, 'wf-10').product).toBeUndefined();
   });
 });
 

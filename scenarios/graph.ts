@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { Refusal, type RefusalKind } from '../http/errors';
 import type { Scenario, ScenarioLevel } from './types';
-import { checkScenario, levelSchema } from './schema';
+import { checkScenario, levelSchema, productSchema, type ScenarioProduct } from './schema';
 
 export interface GraphEdge {
   from: string;
@@ -24,6 +24,8 @@ export interface AgentGraph {
   agents: ScenarioLevel[];
   edges: GraphEdge[];
   chain?: { scenario: string };
+  /** The scenario's product-build switches: an edited product scenario still builds, gates and deploys. */
+  product?: ScenarioProduct;
 }
 
 /** A stored graph, re-read at the database boundary. */
@@ -32,6 +34,7 @@ export const agentGraphSchema = z.strictObject({
   agents: z.array(levelSchema),
   edges: z.array(z.strictObject({ from: z.string(), to: z.string(), prompt: z.string().optional() })),
   chain: z.strictObject({ scenario: z.string() }).optional(),
+  product: productSchema.optional(),
 });
 
 export type GraphEdit =
@@ -53,7 +56,13 @@ export class GraphEditError extends Refusal {
 export function graphFromScenario(scenario: Scenario): AgentGraph {
   const agents = scenario.levels.map((level) => ({ ...level }));
   const edges = agents.slice(1).map((level, index) => ({ from: agents[index]!.role, to: level.role }));
-  return { scenario: scenario.name, agents, edges, ...(scenario.chain ? { chain: { ...scenario.chain } } : {}) };
+  return {
+    scenario: scenario.name,
+    agents,
+    edges,
+    ...(scenario.chain ? { chain: { ...scenario.chain } } : {}),
+    ...(scenario.product ? { product: structuredClone(scenario.product) } : {}),
+  };
 }
 
 /**
@@ -157,6 +166,7 @@ function scenarioShape(graph: AgentGraph, name: string): Scenario {
     description: `The ${graph.scenario} scenario as edited for this workflow.`,
     levels,
     ...(graph.chain && graph.chain.scenario !== name ? { chain: graph.chain } : {}),
+    ...(graph.product ? { product: graph.product } : {}),
   };
 }
 

@@ -42,8 +42,13 @@ export interface LevelInput {
   attempt: number;
   /** The scenario's definition of this level: brief, tools, routing constraints. */
   level: ScenarioLevel;
-  /** L3 only: which verification of this job this is (1-based), written into the prompt as `Attempt: <k>`. */
+  /** L3 and reviews: which verification of this job this is (1-based), written into the prompt as `Attempt: <k>`. */
   verifyAttempt?: number;
+  /**
+   * A review lead reviewing the executor's result (pure/review-leads.ts): the level is a verdict level like a
+   * verifier, and a blocking finding fails it.
+   */
+  review?: boolean;
   /** What the budget still allows this level to spend. */
   budgetRemainingUsd?: number;
   /** `heartbeat` event interval during a long model call (ms); 15 s by default. */
@@ -73,6 +78,9 @@ export interface LevelResult {
   /** The strongest rung this level's calls asked for, and the reasoning tokens they used. */
   effort?: Rung;
   reasoningTokens: number;
+  /** Prompt (input) and completion (output) tokens summed over the level's LLM calls; absent for a level without one. */
+  promptTokens?: number;
+  completionTokens?: number;
 }
 
 export interface JobProgress {

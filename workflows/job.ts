@@ -6,6 +6,7 @@ import {
   executeChild,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -38,6 +39,7 @@ import { classifyIntent, type Intent } from './intents';
 import { appendPromptUpdate, interruptsQuery, resumeUpdate, type AppendedPrompt } from './human-input';
 import { runLevel } from './level';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
+import { isReviewLead, reviewBrief } from '../pure/review-leads';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 
 const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activities>({
@@ -51,6 +53,10 @@ const JOB_ROLE = 'L1.team_lead';
 export const MAX_SAME_LEVEL_RETRIES = 3;
 /** The first scenario when the job names none. */
 export const DEFAULT_SCENARIO = 'build';
+/** Temporal patch id: a job run as a work item's child tells the work item of its interrupts (new in 2026-11). */
+const RELAY_INTERRUPTS_PATCH = 'relay-interrupts-to-work-item';
+/** Temporal patch id: the security and adversarial leads review the executor's result (new in 2026-11). */
+const REVIEW_LEADS_PATCH = 'review-leads-verdicts';
 
 /**
  * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor
@@ -69,6 +75,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const attempts = new Map<string, number>();
   const results: LevelResult[] = [];
   let spentUsd = 0;
+  /** Tokens of every level run, retried and escalated ones included, like spentUsd. */
+  const tokens = { reasoning: 0, prompt: 0, completion: 0 };
   let verifications = 0;
   let previousRole: string | undefined;
   /** Follow-up prompts, oldest first; the first `seenFollowUps` of them have been in some level's context. */
@@ -85,19 +93,25 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   setHandler(interruptsQuery, () =>
     [...pending.values()].map((i) => ({ call_id: i.call_id, question: i.text, role: i.role })),
   );
-  setHandler(interruptRaisedSignal, (interrupt) => {
+  // A work item runs its scenario as this job's child under the same job id; its clients resume the work item's
+  // workflow (the job id), so the work item must learn of every interrupt too (workflows/work-item.ts).
+  const parentId = workflowInfo().parent?.workflowId;
+  const relay = parentId !== undefined && patched(RELAY_INTERRUPTS_PATCH);
+  setHandler(interruptRaisedSignal, async (interrupt) => {
     if (cleared.has(interrupt.call_id)) return;
     pending.set(interrupt.call_id, interrupt);
     progress.status = 'paused';
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'paused' }]);
+    if (relay) await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, interrupt);
   });
-  setHandler(interruptClearedSignal, ({ call_id }) => {
+  setHandler(interruptClearedSignal, async ({ call_id }) => {
     pending.delete(call_id);
     cleared.add(call_id);
     if (pending.size === 0 && progress.status === 'paused') {
       progress.status = 'running';
       upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
     }
+    if (relay) await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id });
   });
   setHandler(
     resumeUpdate,
@@ -153,7 +167,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   async function runChild(
     level: ScenarioLevel,
     context: Array<{ role: string; output: string }>,
-    extra: { verifyAttempt?: number; intent?: Exclude<Intent, { kind: 'llm' }> } = {},
+    extra: { verifyAttempt?: number; intent?: Exclude<Intent, { kind: 'llm' }>; review?: boolean } = {},
   ): Promise<LevelResult> {
     // `context` holds every follow-up so far (nothing awaited since it was built); a level composed in code does not
     // act on them, so only a model-backed level counts as having seen them.
@@ -183,6 +197,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
           context,
           modelTier: input.modelTier,
           verifyAttempt: extra.verifyAttempt,
+          ...(extra.review ? { review: true } : {}),
           budgetRemainingUsd: input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - spentUsd) : undefined,
           heartbeatEveryMs: input.heartbeatEveryMs,
           intent: extra.intent,
@@ -202,6 +217,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       throw err;
     }
     spentUsd += result.costUsd;
+    tokens.reasoning += result.reasoningTokens;
+    tokens.prompt += result.promptTokens ?? 0;
+    tokens.completion += result.completionTokens ?? 0;
     progress.finishedLevels.push(level.role);
     for (const file of result.createdFiles) if (!progress.createdFiles.includes(file)) progress.createdFiles.push(file);
     if (result.costUsd > 0 || input.budgetUsd !== undefined) {
@@ -237,6 +255,34 @@ export async function runJob(input: JobInput): Promise<JobResult> {
    */
   async function runScenario(scenario: Scenario): Promise<void> {
     const levels = scenario.levels;
+    // The scenario's review leads, in its order; they review every result the verifier passes.
+    const leads = levels.filter((l) => isReviewLead(l.role) && !l.deterministic);
+    const reviewing = leads.length > 0 && patched(REVIEW_LEADS_PATCH);
+
+    /**
+     * Each lead reviews the executor's result in turn; the first review with a blocking finding stops the round and
+     * is returned with its level id, else every passed review.
+     */
+    async function review(
+      executed: LevelResult,
+      feedback: Array<{ role: string; output: string }>,
+    ): Promise<{ passed: LevelResult[]; failed?: { result: LevelResult; levelId: string } }> {
+      const passed: LevelResult[] = [];
+      if (!reviewing) return { passed };
+      for (const lead of leads) {
+        const result = await runChild(
+          { ...lead, prompt: reviewBrief(lead.role), tools: undefined },
+          contextOf([...feedback, { role: executed.role, output: executed.output }]),
+          { verifyAttempt: verifications, review: true },
+        );
+        if (result.verdict === 'fail') {
+          return { passed, failed: { result, levelId: levelWorkflowId(jobId, lead.role, attempts.get(lead.role)!) } };
+        }
+        passed.push(result);
+      }
+      return { passed };
+    }
+
     for (let i = 0; i < levels.length; i += 1) {
       const level = levels[i]!;
       const verifier = levels[i + 1];
@@ -260,16 +306,29 @@ export async function runJob(input: JobInput): Promise<JobResult> {
               verifyAttempt: verifications,
             })
           : undefined;
+        // A result the verifier passed is reviewed by the review leads; a blocking finding fails it like a verdict.
+        const reviewed = verified && verified.verdict !== 'fail' ? await review(executed, feedback) : undefined;
+        const blocked = reviewed?.failed;
         const gate = {
-          level_id: built.ok ? levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!) : built.levelId,
+          level_id: blocked
+            ? blocked.levelId
+            : built.ok
+              ? levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!)
+              : built.levelId,
           attempt: verifications,
+          ...(blocked ? { reviewer: blocked.result.role } : {}),
         };
-        if (verified && verified.verdict !== 'fail') {
-          await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'pass', verdict: verified.verdict ?? 'unknown' });
-          results.push(executed, verified);
+        if (verified && reviewed && !blocked) {
+          await emit(JOB_ROLE, 'gate_decision', {
+            ...gate,
+            decision: 'pass',
+            verdict: verified.verdict ?? 'unknown',
+            ...(reviewed.passed.length > 0 ? { reviewed_by: reviewed.passed.map((r) => r.role) } : {}),
+          });
+          results.push(executed, verified, ...reviewed.passed);
           break;
         }
-        deltas = verified ? verified.deltas : built.ok ? [] : built.deltas;
+        deltas = blocked ? blocked.result.deltas : verified ? verified.deltas : built.ok ? [] : built.deltas;
         if (retries < MAX_SAME_LEVEL_RETRIES) {
           retries += 1;
           await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'retry', to: level.role, deltas });
@@ -378,7 +437,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     const executor = results.findLast((r) => r.role.startsWith('L4.'));
     const usage = {
       effort: strongestRung(results.map((r) => r.effort)),
-      reasoningTokens: results.reduce((sum, r) => sum + r.reasoningTokens, 0),
+      reasoningTokens: tokens.reasoning,
+      promptTokens: tokens.prompt,
+      completionTokens: tokens.completion,
       costUsd: spentUsd,
     };
     // Status before the terminal event: a client that reads the job after `final` sees it finished.
@@ -391,6 +452,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       created_files: [...progress.createdFiles],
       effort: usage.effort ?? null,
       reasoning_tokens: usage.reasoningTokens,
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
       cost_usd: usage.costUsd,
       ...(release?.url ? { deployed_url: release.url } : {}),
     });

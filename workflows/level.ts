@@ -29,6 +29,7 @@ import { createEmitter } from './emit';
 import { answerCommand, keptFile } from './intents';
 import { approvalDecisionSignal } from './human-input';
 import { levelMessages, parseVerdict, preview } from './prompts';
+import { parseReview } from '../pure/review-leads';
 import { toolsFor } from './tools';
 import { fallbackAfterWalk, fallbackAtRouting } from './provider-fallback';
 
@@ -107,13 +108,16 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   const rerouted = reportsFallback ? fallbackAtRouting(levelId, route) : undefined;
   if (rerouted) await emit(role, 'provider_fallback', rerouted);
   const started = await emit(role, 'level_started', { level_id: levelId, role, attempt });
-  const verifying = role.startsWith('L3.');
+  // A review lead reviewing a result is a verdict level like a verifier (its own verdict, no provider or model).
+  const verifying = role.startsWith('L3.') || input.review === true;
   if (verifying) await emit(role, 'verifier_started', { level_id: levelId, attempt: input.verifyAttempt ?? 1 });
 
   const messages: ChatMessage[] = levelMessages(input);
   const createdFiles: string[] = [];
   let costUsd = 0;
   let reasoningTokens = 0;
+  let promptTokens = 0;
+  let completionTokens = 0;
   let effort: Rung | undefined;
   let answeredBy = { provider: intended?.provider ?? '', model: intended?.model ?? '' };
   let candidates = route.candidates;
@@ -128,6 +132,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
         await emit(role, 'thinking', { level_id: levelId, round, summary: preview(reply.reasoning, 2000) });
       costUsd += reply.costUsd;
       reasoningTokens += reply.usage.reasoningTokens;
+      promptTokens += reply.usage.promptTokens;
+      completionTokens += reply.usage.completionTokens;
       effort = strongestRung([effort, reply.requestedEffort]);
       answeredBy = { provider: reply.provider, model: reply.model };
       if (round === 1 && reportsFallback) {
@@ -179,9 +185,15 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     throw err;
   }
 
-  const verdict = verifying ? parseVerdict(output) : undefined;
+  const review = input.review ? parseReview(role, output) : undefined;
+  const verdict = review ?? (verifying ? parseVerdict(output) : undefined);
   if (verdict)
-    await emit(role, 'verifier_finished', { level_id: levelId, verdict: verdict.verdict, deltas: verdict.deltas });
+    await emit(role, 'verifier_finished', {
+      level_id: levelId,
+      verdict: verdict.verdict,
+      deltas: verdict.deltas,
+      ...(review ? { findings: review.findings } : {}),
+    });
   await emit(
     role,
     'level_finished',
@@ -196,6 +208,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       ...(verdict ? { verdict: verdict.verdict } : {}),
       ...(effort ? { effort } : {}),
       reasoning_tokens: reasoningTokens,
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
     },
     { durationSince: started.occurred_at },
   );
@@ -210,6 +224,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     costUsd,
     effort,
     reasoningTokens,
+    promptTokens,
+    completionTokens,
     ...answeredBy,
   };
 

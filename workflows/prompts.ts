@@ -1,17 +1,22 @@
 import type { ChatMessage } from '../routing/chat-types';
 import { renderLevelPrompt } from '../pure/render-prompt';
+import { REVIEW_MARKER } from '../pure/review-leads';
 import type { LevelInput } from './definitions';
 
 /**
  * Builds the level's opening messages. The system message names the level (`Keel level: <role>`); the user
  * message is the scenario level's brief rendered with earlier outputs and the request (briefs end with
- * `Request:`), preceded for a verifier by `Attempt: <k>`.
+ * `Request:`), preceded for a verifier or a review by `Attempt: <k>`. A review's system message has a second line,
+ * REVIEW_MARKER.
  */
 export function levelMessages(input: LevelInput): ChatMessage[] {
   const context = input.context.map((c) => ({ role: c.role, output: c.output }));
   const attempt = input.verifyAttempt !== undefined ? `Attempt: ${input.verifyAttempt}\n\n` : '';
   return [
-    { role: 'system', content: `Keel level: ${input.role}` },
+    {
+      role: 'system',
+      content: input.review ? `Keel level: ${input.role}\n${REVIEW_MARKER}` : `Keel level: ${input.role}`,
+    },
     { role: 'user', content: `${attempt}${renderLevelPrompt(input.level, { request: input.request, context })}` },
   ];
 }

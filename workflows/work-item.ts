@@ -1,16 +1,28 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  condition,
   executeChild,
+  getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
+  setHandler,
   sleep,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
-import { JOB_ROLE } from './definitions';
+import {
+  answerSignal,
+  interruptClearedSignal,
+  interruptRaisedSignal,
+  JOB_NOT_PAUSED,
+  JOB_ROLE,
+  UNKNOWN_CALL_ID,
+  type Interrupt,
+} from './definitions';
+import { interruptsQuery, resumeUpdate, type ResumeInput } from './human-input';
 import { emitSkill, type WorkItemInput } from './capability-definitions';
 import { runCapabilityRoadmap } from './capability-roadmap';
 import { createEmitter } from './emit';
@@ -25,6 +37,11 @@ const { markJobStatus, archiveRunGraph, capabilityStatusesOf, openCapabilityRoad
 /** How often a work item waiting on another job's roadmap looks at the capability again. */
 const WAIT_POLL = '2 seconds';
 const WAIT_ROUNDS = 1800;
+/**
+ * How long a resume may wait for the build to relay a question it has already announced: the question's event can
+ * reach a client before the interrupt has travelled level → build → work item.
+ */
+const RELAY_WAIT = '15 seconds';
 export const CAPABILITY_UNAVAILABLE = 'CapabilityUnavailable';
 
 /**
@@ -33,11 +50,56 @@ export const CAPABILITY_UNAVAILABLE = 'CapabilityUnavailable';
  * this job's stream; a roadmap another job already runs is waited for), and the build goes on once they are active.
  * Then the work type's scenario runs as the job (`runJob` as a child with the same ids, which ends the job with
  * `final` or `error`). A capability that cannot be acquired ends the job with `error` code `capability_unavailable`.
+ *
+ * Clients know one workflow for the job, this one (its id is the job id): the build relays its questions here, and
+ * `POST /v1/jobs/:id/resume` (the `resume` Update) and the `interrupts` query are answered here, the answer going
+ * straight to the level or step that asked.
  */
 export async function runWorkItem(input: WorkItemInput): Promise<void> {
   const { job_id: jobId } = input.ids;
   const emit = createEmitter(input.ids, `${jobId}/work-item`);
   let jobRunning = false;
+  const pending = new Map<string, Interrupt>();
+  /** Answered calls: a late relay of one (signals are retried) must not re-open it. */
+  const cleared = new Set<string>();
+  setHandler(interruptsQuery, () =>
+    [...pending.values()]
+      .filter((i) => i.kind === 'ask_user')
+      .map((i) => ({ call_id: i.call_id, question: i.text, role: i.role })),
+  );
+  setHandler(interruptRaisedSignal, (interrupt) => {
+    if (!cleared.has(interrupt.call_id)) pending.set(interrupt.call_id, interrupt);
+  });
+  setHandler(interruptClearedSignal, ({ call_id }) => {
+    pending.delete(call_id);
+    cleared.add(call_id);
+  });
+  setHandler(
+    resumeUpdate,
+    async ({ call_id, answer }) => {
+      // The question may be announced but not relayed yet; wait for it a little rather than refuse a fair answer.
+      const relayed = await condition(() => pending.has(call_id) || cleared.has(call_id), RELAY_WAIT);
+      const interrupt = pending.get(call_id);
+      if (!relayed || interrupt?.kind !== 'ask_user') throw notWaitingOn(call_id);
+      // Answered at most once: a client retrying the same resume now gets unknown_call_id.
+      pending.delete(call_id);
+      cleared.add(call_id);
+      await getExternalWorkflowHandle(interrupt.workflow_id).signal(answerSignal, { call_id, answer });
+      return { accepted: true as const };
+    },
+    {
+      validator: ({ call_id }: ResumeInput) => {
+        // Questions are asked only once the build runs (capability acquisition asks nobody).
+        if (!jobRunning) {
+          throw ApplicationFailure.create({
+            type: JOB_NOT_PAUSED,
+            message: `job ${jobId} is not waiting for an answer`,
+          });
+        }
+        if (cleared.has(call_id)) throw notWaitingOn(call_id);
+      },
+    },
+  );
   try {
     if (input.capabilities.length > 0) {
       await markJobStatus({ jobId, status: 'running' });
@@ -72,6 +134,16 @@ export async function runWorkItem(input: WorkItemInput): Promise<void> {
       await emit(JOB_ROLE, 'error', { retryable: false, code, message });
     });
     throw err;
+  }
+
+  function notWaitingOn(callId: string) {
+    const asks = [...pending.values()].filter((i) => i.kind === 'ask_user').map((i) => i.call_id);
+    return asks.length === 0
+      ? ApplicationFailure.create({ type: JOB_NOT_PAUSED, message: `job ${jobId} is not waiting for an answer` })
+      : ApplicationFailure.create({
+          type: UNKNOWN_CALL_ID,
+          message: `job ${jobId} is not waiting on call ${callId} (waiting on ${asks.join(', ')})`,
+        });
   }
 
   async function acquire(capability: string): Promise<void> {

@@ -6,7 +6,9 @@ import { principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
 import { SLUG } from './list-query';
 
-const Usage = { jobs: z.number(), cost_usd: z.number(), reasoning_tokens: z.number() };
+/** Prompt and completion tokens as the vendors reported them, summed over every LLM call. */
+const Tokens = { reasoning_tokens: z.number(), prompt_tokens: z.number(), completion_tokens: z.number() };
+const Usage = { jobs: z.number(), cost_usd: z.number(), ...Tokens };
 
 const StatsSchema = z.object({
   window: z.object({ since: z.string().nullable(), until: z.string().nullable() }),
@@ -14,7 +16,7 @@ const StatsSchema = z.object({
   project_slug: z.string().nullable(),
   jobs: z.object({ total: z.number(), by_status: z.record(z.string(), z.number()) }),
   cost_usd: z.number(),
-  reasoning_tokens: z.number(),
+  ...Tokens,
   by_tier: z.array(z.object({ tier: z.string().nullable(), ...Usage })),
   by_project: z.array(z.object({ project_slug: z.string().nullable(), ...Usage })),
   by_model: z.array(
@@ -23,7 +25,7 @@ const StatsSchema = z.object({
       model: z.string(),
       calls: z.number(),
       cost_usd: z.number(),
-      reasoning_tokens: z.number(),
+      ...Tokens,
       fallbacks: z.number(),
     }),
   ),

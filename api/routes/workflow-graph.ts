@@ -6,7 +6,7 @@ import { editWorkflowGraph, loadWorkflowGraph, type StoredGraph } from '../../sc
 import { graphFromScenario, runOrder, type AgentGraph, type GraphEdit } from '../../scenarios/graph';
 import { ConfigFileError } from '../../config/config-file';
 import { loadScenario } from '../../scenarios/load';
-import { levelSchema } from '../../scenarios/schema';
+import { levelSchema, productSchema } from '../../scenarios/schema';
 import type { ApiDeps } from '../deps';
 import { ConflictError, NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
@@ -34,6 +34,8 @@ const GraphSchema = z.object({
   /** The order the next job runs the agents in. */
   order: z.array(z.string()),
   chain: z.object({ scenario: z.string() }).nullable(),
+  /** The scenario's `product:` block (docs/product-builds.md), kept through every edit; null for other scenarios. */
+  product: productSchema.nullable(),
 });
 
 const RunLevelSchema = z.object({
@@ -76,6 +78,7 @@ function view(workflowId: string, stored: StoredGraph): z.infer<typeof GraphSche
     edges: graph.edges,
     order: runOrder(graph),
     chain: graph.chain ?? null,
+    product: graph.product ?? null,
   };
 }
 

@@ -38,3 +38,27 @@ test('#build-fail=2 breaks the written file until two builds have failed, then w
 test('without the directive the executor never breaks the build', () => {
   expect(writtenContent(executorRequest('Build a landing page for a bakery #build'))).not.toContain(BROKEN_LINK_TARGET);
 });
+
+function reviewRequest(role: string, jobPrompt: string, attempt: number): DemoRequest {
+  return {
+    messages: [
+      { role: 'system', content: `Keel level: ${role}\nKeel review: findings as JSON` },
+      { role: 'user', content: `Attempt: ${attempt}\n\nRequest:\n${jobPrompt}` },
+    ],
+  };
+}
+
+const reviewOf = (request: DemoRequest) =>
+  JSON.parse(respond(request).message.content!) as { verdict: string; findings: Array<{ severity: string }> };
+
+test('#security-block=N: the security lead blocks reviews 1..N, then passes; other leads pass', () => {
+  const prompt = 'Build a landing page #build #security-block=2';
+  expect(reviewOf(reviewRequest('L2.security_lead', prompt, 1))).toMatchObject({
+    verdict: 'fail',
+    findings: [{ severity: 'blocking' }],
+  });
+  expect(reviewOf(reviewRequest('L2.security_lead', prompt, 2)).verdict).toBe('fail');
+  expect(reviewOf(reviewRequest('L2.security_lead', prompt, 3))).toEqual({ verdict: 'pass', findings: [] });
+  expect(reviewOf(reviewRequest('L2.adversarial_lead', prompt, 1))).toEqual({ verdict: 'pass', findings: [] });
+  expect(reviewOf(reviewRequest('L2.adversarial_lead', 'x #adversarial-block=1', 1)).verdict).toBe('fail');
+});

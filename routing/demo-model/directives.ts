@@ -16,8 +16,12 @@ export interface Directives {
   slow: boolean;
   /** `#verify-fail=N`: the L3 level fails its attempts 1..N; undefined without the directive. */
   verifyFail: number | undefined;
-  /** `#build-fail=N`: the L4 level writes a feature that breaks the static page's build until N builds failed. */
+  /** `#build-fail=N`: the L4 level breaks the template's build until N builds failed. */
   buildFail: number | undefined;
+  /** `#security-block=N`: the security lead's review has a blocking finding on review attempts 1..N. */
+  securityBlock: number | undefined;
+  /** `#adversarial-block=N`: the adversarial lead's review has a blocking finding on review attempts 1..N. */
+  adversarialBlock: number | undefined;
 }
 
 // A directive is a whole token: `#ask` counts in `#ask,` or `(#ask)` but not in `#asked`, `x#ask`, `#ask-me`,
@@ -29,6 +33,8 @@ const APPROVE = new RegExp(`${BEFORE}#approve${AFTER}`, 'i');
 const SLOW = new RegExp(`${BEFORE}#slow${AFTER}`, 'i');
 const VERIFY_FAIL = new RegExp(String.raw`${BEFORE}#verify-fail=(\d+)${AFTER}`, 'i');
 const BUILD_FAIL = new RegExp(String.raw`${BEFORE}#build-fail=(\d+)${AFTER}`, 'i');
+const SECURITY_BLOCK = new RegExp(String.raw`${BEFORE}#security-block=(\d+)${AFTER}`, 'i');
+const ADVERSARIAL_BLOCK = new RegExp(String.raw`${BEFORE}#adversarial-block=(\d+)${AFTER}`, 'i');
 
 /** The directives in a job prompt (the text after the last `Request:` marker). The first `#verify-fail=N` wins. */
 export function directivesOf(jobPrompt: string): Directives {
@@ -40,7 +46,14 @@ export function directivesOf(jobPrompt: string): Directives {
     slow: SLOW.test(jobPrompt),
     verifyFail: verifyFail === undefined ? undefined : Number(verifyFail),
     buildFail: buildFail === undefined ? undefined : Number(buildFail),
+    securityBlock: numberOf(SECURITY_BLOCK, jobPrompt),
+    adversarialBlock: numberOf(ADVERSARIAL_BLOCK, jobPrompt),
   };
+}
+
+function numberOf(directive: RegExp, jobPrompt: string): number | undefined {
+  const found = directive.exec(jobPrompt)?.[1];
+  return found === undefined ? undefined : Number(found);
 }
 
 /** The directives of a request's job prompt, read from its last user message. */

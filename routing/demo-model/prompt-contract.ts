@@ -6,6 +6,7 @@ import type { ChatContent, ChatMessage } from './chat-wire';
  */
 
 const ROLE_LINE = /^[ \t]*Keel level:[ \t]*(\S+)/m;
+const REVIEW_LINE = /^[ \t]*Keel review:/m;
 const REQUEST_MARKER = /^[ \t]*Request:/gm;
 const ATTEMPT_LINE = /^[ \t]*Attempt:[ \t]*(\d+)\b/gm;
 const FAILED_BUILDS_LINE = /Failed builds:[ \t]*(\d+)\b/g;
@@ -28,6 +29,12 @@ export function keelRoleOf(messages: readonly ChatMessage[]): string | undefined
   const system = messages.find((message) => message.role === 'system' || message.role === 'developer');
   if (!system) return undefined;
   return ROLE_LINE.exec(textOf(system.content))?.[1];
+}
+
+/** True when the first system (or developer) message has a `Keel review:` line: the level reviews a result. */
+export function isReviewRequest(messages: readonly ChatMessage[]): boolean {
+  const system = messages.find((message) => message.role === 'system' || message.role === 'developer');
+  return system !== undefined && REVIEW_LINE.test(textOf(system.content));
 }
 
 /** The hierarchy level of a role (`L1.team_lead` → 1, plain `L3` → 3); undefined for anything else. */

@@ -51,8 +51,16 @@
  *   number is read from the last line `Attempt: <k>` of the context, which Keel's runtime writes for each
  *   verifier attempt (counting from 1); without such a line it is 1.
  * - `#build-fail=N` (L4; N a non-negative integer): while the context's last `Failed builds: <k>` line (0 without
- *   one) has k < N, the written file gets a last line linking to `missing-page.html`, which a static page's build
- *   refuses; afterwards the usual file. Only `write_file` calls are affected.
+ *   one) has k < N, the executor breaks the build of the template named by the context's `Template: <id> (` line
+ *   (build-break.ts): for `ts-library` and `node-service` a second `write_file` call in the same reply writes a
+ *   source file the template's build command refuses (a type error for tsc, a syntax error for `node --check`);
+ *   otherwise (`static-page`, or no template) the written file gets a last line linking to `missing-page.html`,
+ *   which a static page's build refuses. Once k ≥ N > 0 the usual file, plus the template's break file rewritten
+ *   valid, since the workspace still holds the broken one. Only `write_file` calls are affected.
+ * - Reviews: a request whose system message also has a line `Keel review: ...` (a review lead reviewing a result,
+ *   pure/review-leads.ts) gets `{"verdict":"pass","findings":[]}`, except while `#security-block=N` (role
+ *   `L2.security_lead`) or `#adversarial-block=N` (role `L2.adversarial_lead`) has the context's attempt (as for L3)
+ *   ≤ N: then `{"verdict":"fail","findings":[{"severity":"blocking","finding":...,"fix":...}]}`.
  * - `#slow` (any level): the server delays the reply, streamed or not, by its `slowMs` option (3 s by default) so a
  *   person can try cancelling; the delay ends early, without a reply, when the client disconnects, and with a 503
  *   when the server closes. `respond` ignores it and stays pure; the server asks `isSlow` (directives.ts).
@@ -66,8 +74,18 @@ import { bodyFor, demoFileFor, isGreeting, oneLine, pathTokensIn, targetPathFor,
 import { directivesOf } from './directives';
 import type { Directives } from './directives';
 import { humanInputStep } from './human-input';
-import { attemptOf, failedBuildsOf, keelRoleOf, lastUserText, levelOf, splitRequest, textOf } from './prompt-contract';
-import { callReply, offersTool, toolCall, toolResultFollowsUser } from './tool-use';
+import {
+  attemptOf,
+  failedBuildsOf,
+  isReviewRequest,
+  keelRoleOf,
+  lastUserText,
+  levelOf,
+  splitRequest,
+  textOf,
+} from './prompt-contract';
+import { callReply, callsReply, offersTool, toolCall, toolResultFollowsUser } from './tool-use';
+import { buildBreakFileFor, templateOf } from './build-break';
 import { appendAnchorOf } from './workspace-context';
 
 export { demoFileFor } from './demo-file';
@@ -113,7 +131,9 @@ function replyFor(request: DemoRequest): { message: AssistantMessage; finish_rea
   const { context, jobPrompt } = splitRequest(userText);
   const path = targetPathFor(jobPrompt);
   const directives = directivesOf(jobPrompt);
-  switch (levelOf(keelRoleOf(request.messages))) {
+  const role = keelRoleOf(request.messages);
+  if (isReviewRequest(request.messages)) return text(reviewFor(role, path, context, directives));
+  switch (levelOf(role)) {
     case 1:
       return text(planFor(path));
     case 2:
@@ -178,6 +198,27 @@ function verdictFor(path: string, context: string, directives: Directives): stri
   return JSON.stringify(written ? { verdict: 'pass', deltas: [] } : { verdict: 'fail', deltas: [`write ${path}`] });
 }
 
+/**
+ * A review lead's review (`Keel review:`): a blocking finding while `#security-block=N` (security lead) or
+ * `#adversarial-block=N` (adversarial lead) is at least the review's attempt, else a pass with no findings.
+ */
+function reviewFor(role: string | undefined, path: string, context: string, directives: Directives): string {
+  const blockUntil =
+    role === 'L2.security_lead'
+      ? directives.securityBlock
+      : role === 'L2.adversarial_lead'
+        ? directives.adversarialBlock
+        : undefined;
+  if (blockUntil !== undefined && attemptOf(context) <= blockUntil) {
+    const finding =
+      role === 'L2.security_lead'
+        ? { finding: `${path} may carry a secret`, fix: `${path}: state that it holds no secrets` }
+        : { finding: `${path} has no answer for an empty request`, fix: `${path}: say what happens with no input` };
+    return JSON.stringify({ verdict: 'fail', findings: [{ severity: 'blocking', ...finding }] });
+  }
+  return JSON.stringify({ verdict: 'pass', findings: [] });
+}
+
 function echoFor(jobPrompt: string): string {
   return (
     `The ${DEMO_MODEL_DISPLAY_NAME} (${DEMO_MODEL_ID}) received: "${oneLine(jobPrompt)}". ` +
@@ -200,18 +241,26 @@ function executorReply(
       toolCall(EDIT_FILE_TOOL, { path: file.path, old: anchor, new: `${anchor}\n${bodyFor(jobPrompt)}` }),
     );
   }
-  return callReply(toolCall(WRITE_FILE_TOOL, { path: file.path, content: withBuildBreak(file.content, userText) }));
+  return callsReply(buildBreakCalls(file, context, jobPrompt));
 }
 
 /**
- * `#build-fail=N`: until N builds of the job failed, the file also links to a page that does not exist, which a
- * static page's build refuses (a real failure of the real build command, not a pretend one).
+ * The executor's write_file calls under `#build-fail=N`: until N builds of the job failed, a real failure of the
+ * template's real build command (not a pretend one); afterwards the clean file, and the template's break file
+ * repaired. Without the directive, the one clean write.
  */
-function withBuildBreak(content: string, userText: string): string {
-  const { context, jobPrompt } = splitRequest(userText);
+function buildBreakCalls(file: { path: string; content: string }, context: string, jobPrompt: string): ToolCall[] {
+  const clean = toolCall(WRITE_FILE_TOOL, { path: file.path, content: file.content });
   const { buildFail } = directivesOf(jobPrompt);
-  if (buildFail === undefined || failedBuildsOf(context) >= buildFail) return content;
-  return `${content}\nSee [the details](${BROKEN_LINK_TARGET}).\n`;
+  if (buildFail === undefined || buildFail === 0) return [clean];
+  const breaking = failedBuildsOf(context) < buildFail;
+  const own = buildBreakFileFor(templateOf(context));
+  if (!own) {
+    if (!breaking) return [clean];
+    const linked = `${file.content}\nSee [the details](${BROKEN_LINK_TARGET}).\n`;
+    return [toolCall(WRITE_FILE_TOOL, { path: file.path, content: linked })];
+  }
+  return [clean, toolCall(WRITE_FILE_TOOL, { path: own.path, content: breaking ? own.broken : own.repaired })];
 }
 
 function promptChars(request: DemoRequest): number {

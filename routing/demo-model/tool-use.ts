@@ -31,6 +31,11 @@ export function callReply(call: ToolCall): { message: AssistantMessage; finish_r
   return { message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' };
 }
 
+/** A reply made of several tool calls in one turn, run in order. */
+export function callsReply(calls: ToolCall[]): { message: AssistantMessage; finish_reason: FinishReason } {
+  return { message: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: 'tool_calls' };
+}
+
 /** True when any tool result follows the last user message. */
 export function toolResultFollowsUser(messages: readonly ChatMessage[]): boolean {
   return turnAfterUser(messages).some((message) => message.role === 'tool');

@@ -211,6 +211,44 @@ test('a product build that lacks a capability acquires it in the same job and co
   expect(events.filter((e) => e.kind === 'file_created').map((e) => e.payload.path)).toContain('site/index.md');
 }, 240_000);
 
+test("a work item's product build asks a question, answered through the work item's own job id", async () => {
+  expect(
+    (
+      await call('/v1/work-items', {
+        method: 'POST',
+        json: { slug: 'bakery-ask', type: 'product-build', title: 'Write site/hours.md for the bakery #ask' },
+      })
+    ).status,
+  ).toBe(201);
+  const started = await call('/v1/work-items/bakery-ask/start', { method: 'POST' });
+  expect(started.status).toBe(202);
+  const jobId = started.body.job_id as string;
+  const resumes: ApiResponse[] = [];
+  const events = await follow(jobId, async (event) => {
+    if (event.kind !== 'ask_user') return;
+    // The same id the client submitted with and streams from: the work item's job.
+    const answered = await call(`/v1/jobs/${jobId}/resume`, {
+      method: 'POST',
+      json: { call_id: event.payload.call_id, answer: 'friendly' },
+    });
+    resumes.push(answered);
+    // A second answer to the same question is refused: it was taken once.
+    resumes.push(
+      await call(`/v1/jobs/${jobId}/resume`, { method: 'POST', json: { call_id: event.payload.call_id, answer: 'x' } }),
+    );
+  });
+  expect(resumes.map((r) => r.status)).toEqual([200, 409]);
+  expect(resumes[1]!.body).toMatchObject({ error: { code: 'job_not_paused' } });
+  expect(events.at(-1)?.kind).toBe('final');
+  // The answer reached the level that asked: the demo architect writes it into its task.
+  const architect = events.find((e) => e.kind === 'level_finished' && e.agent_role === 'L2.architect')!;
+  expect(String(architect.payload.output_preview)).toContain('Tone: friendly.');
+  expect((await call('/v1/work-items/bakery-ask')).body.state).toBe('done');
+  // Nothing is waiting any more: a resume now is refused as for any job that is not paused.
+  const late = await call(`/v1/jobs/${jobId}/resume`, { method: 'POST', json: { call_id: 'call-x', answer: 'x' } });
+  expect(late.status).toBe(409);
+}, 240_000);
+
 test('vertical discovery pauses for a person and resumes with the answer', async () => {
   const started = await call('/v1/verticals', {
     method: 'POST',

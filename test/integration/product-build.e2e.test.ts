@@ -94,6 +94,9 @@ test('a product build from prompt to final: gates, template, design, a real buil
   const events = await follow(accepted.job_id, async (event) => {
     await answers(event);
     if (event.kind === 'human_task_assigned') {
+      // The job waits on a person: the API says paused (the step records it before it announces the task).
+      const job = await fetch(`${keel.baseUrl}/v1/jobs/${accepted.job_id}`, { headers: auth() });
+      expect(((await job.json()) as { status: string }).status).toBe('paused');
       // The person adds the token to the secrets store, then completes the task over the API.
       await fs.writeFile(path.join(secretsDir, 'VERCEL_TOKEN'), vercel.token);
       const done = await post(`/v1/human-tasks/${String(event.payload.task_id)}/complete`, { note: 'added' });
@@ -181,6 +184,69 @@ test('a build that fails four times escalates to the L2 level that issued the ta
   expect(gates[3]).toMatchObject({ to: 'L2.adversarial_lead' });
   expect(events.filter((e) => e.kind === 'build_verify_failed')).toHaveLength(4);
   expect(events.some((e) => e.kind === 'vercel_deployed' || e.kind === 'vercel_deploy_failed')).toBe(false);
+});
+
+test.each(['ts-library', 'node-service'])(
+  '#build-fail breaks the real build of a %s too, and the retry builds it',
+  async (template) => {
+    const accepted = await submit({
+      prompt: 'Build it for a bakery #build #build-fail=1',
+      metadata: { template, deploy: false },
+    });
+    const events = await follow(accepted.job_id);
+    expect(events.at(-1)!.kind).toBe('final');
+    expect(events.find((e) => e.kind === 'template_selected')!.payload).toMatchObject({ template_id: template });
+    const failed = events.filter((e) => e.kind === 'build_verify_failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.payload).toMatchObject({ step: 'build' });
+    expect(failed[0]!.payload.exit_code).not.toBe(0);
+    expect(String(failed[0]!.payload.output_tail)).toContain('src/build-check.');
+    expect(events.filter((e) => e.kind === 'gate_decision').map((e) => e.payload.decision)).toEqual(['retry', 'pass']);
+  },
+);
+
+test('a blocking security finding fails the review with its own verdict and sends the fix back to the executor', async () => {
+  const accepted = await submit({
+    prompt: 'Build a landing page for a bakery #build #security-block=1',
+    metadata: { deploy: false },
+  });
+  const events = await follow(accepted.job_id);
+  expect(events.at(-1)!.kind).toBe('final');
+  const gates = events.filter((e) => e.kind === 'gate_decision').map((e) => e.payload);
+  expect(gates.map((g) => g.decision)).toEqual(['retry', 'pass']);
+  // The build and the verifier passed; the security lead's review, a level of its own, failed it.
+  expect(gates[0]).toMatchObject({
+    reviewer: 'L2.security_lead',
+    to: 'L4.executor',
+    level_id: `${accepted.job_id}/L2.security_lead/2`,
+  });
+  expect(gates[0]!.deltas).toEqual([expect.stringMatching(/^L2\.security_lead: output\.md: /)]);
+  expect(gates[1]).toMatchObject({ reviewed_by: ['L2.security_lead', 'L2.adversarial_lead'] });
+  const reviews = events.filter((e) => e.kind === 'verifier_finished' && e.agent_role === 'L2.security_lead');
+  expect(reviews.map((e) => e.payload.verdict)).toEqual(['fail', 'pass']);
+  expect(reviews[0]!.payload.findings).toEqual([expect.objectContaining({ severity: 'blocking' })]);
+  const failedReview = events.find(
+    (e) => e.kind === 'level_finished' && e.agent_role === 'L2.security_lead' && e.payload.verdict === 'fail',
+  )!;
+  expect(failedReview.payload).not.toHaveProperty('model');
+  // The adversarial lead reviews only what the security lead let through.
+  const adversarial = events.filter((e) => e.kind === 'verifier_finished' && e.agent_role === 'L2.adversarial_lead');
+  expect(adversarial.map((e) => e.payload.verdict)).toEqual(['pass']);
+  expect(events.filter((e) => e.kind === 'level_started' && e.agent_role === 'L4.executor')).toHaveLength(2);
+});
+
+test('a blocking adversarial finding on four reviews is retried three times, then escalated, then passes', async () => {
+  const accepted = await submit({
+    prompt: 'Build a landing page for a bakery #build #adversarial-block=4',
+    metadata: { deploy: false },
+  });
+  const events = await follow(accepted.job_id);
+  expect(events.at(-1)!.kind).toBe('final');
+  const gates = events.filter((e) => e.kind === 'gate_decision').map((e) => e.payload);
+  expect(gates.map((g) => g.decision)).toEqual(['retry', 'retry', 'retry', 'escalate', 'pass']);
+  for (const gate of gates.slice(0, 4)) expect(gate).toMatchObject({ reviewer: 'L2.adversarial_lead' });
+  expect(gates[3]).toMatchObject({ to: 'L2.adversarial_lead' });
+  expect(events.filter((e) => e.kind === 'build_verify_passed')).toHaveLength(5);
 });
 
 test('an out-of-scope request the person refuses builds nothing and says why', async () => {

@@ -144,6 +144,24 @@ test('a frontier job routes through the shipped catalog: real candidates, a mode
   const final = events.at(-1)!.payload;
   expect(final.created_files).toEqual(['hello.md']);
   expect(final.cost_usd as number).toBeGreaterThan(0);
+
+  // Prompt and completion tokens as the vendors reported them: per level, summed over every level run (retries too)
+  // into the job's final and its row.
+  const levels = events.filter((e) => e.kind === 'level_finished');
+  const sum = (field: string) => levels.reduce((total, e) => total + Number(e.payload[field] ?? 0), 0);
+  for (const level of levels.filter((e) => e.payload.model !== undefined)) {
+    expect(level.payload.prompt_tokens as number).toBeGreaterThan(0);
+    expect(level.payload.completion_tokens as number).toBeGreaterThan(0);
+  }
+  expect(final).toMatchObject({ prompt_tokens: sum('prompt_tokens'), completion_tokens: sum('completion_tokens') });
+  const row = await infra.db.pool.query<{ prompt_tokens: string; completion_tokens: string }>(
+    'SELECT prompt_tokens, completion_tokens FROM job_runs WHERE job_id = $1',
+    [jobId],
+  );
+  expect(row.rows[0]).toEqual({
+    prompt_tokens: String(sum('prompt_tokens')),
+    completion_tokens: String(sum('completion_tokens')),
+  });
 });
 
 test('a provider removed from team controls never appears in a level’s candidates', () => {

@@ -256,8 +256,9 @@ test('stats over seeded rows match the same counts taken directly in SQL', async
     );
     await pool.query(
       `INSERT INTO job_runs (job_id, workflow_id, prompt_id, status, model_tier, created_by, org_id, task_queue, cost_usd,
-                             reasoning_tokens, max_effort, created_at)
-       VALUES ($1, $2, $3, $4, $5, 'u', $6, 'q', $7, $8, $9, timestamptz '2026-01-01T00:00:00Z' + make_interval(days => $10))`,
+                             reasoning_tokens, max_effort, created_at, prompt_tokens, completion_tokens)
+       VALUES ($1, $2, $3, $4, $5, 'u', $6, 'q', $7, $8, $9, timestamptz '2026-01-01T00:00:00Z' + make_interval(days => $10),
+               $10 * 100, $10 * 20)`,
       [
         job,
         wf,
@@ -277,7 +278,14 @@ test('stats over seeded rows match the same counts taken directly in SQL', async
        VALUES ($1, 1, 'k1', 'level_finished', 'L4.executor', now(), $2), ($1, 2, 'k2', 'model_fallback', 'L4.executor', now(), $3)`,
       [
         job,
-        envelope('level_finished', { model: i % 2 ? 'm-a' : 'm-b', provider: 'p', cost_usd: 0.5, reasoning_tokens: 3 }),
+        envelope('level_finished', {
+          model: i % 2 ? 'm-a' : 'm-b',
+          provider: 'p',
+          cost_usd: 0.5,
+          reasoning_tokens: 3,
+          prompt_tokens: 40,
+          completion_tokens: 7,
+        }),
         envelope('model_fallback', { to_model: 'm-a', to_provider: 'p' }),
       ],
     );
@@ -321,6 +329,22 @@ test('stats over seeded rows match the same counts taken directly in SQL', async
   )[0]!;
   expect(mine.body.cost_usd).toBeCloseTo(cost.c, 6);
   expect(mine.body.reasoning_tokens).toBe(cost.r);
+  // Jobs 10..39 are in the window: prompt tokens 100 per day, completion 20 per day, summed over the days.
+  expect(mine.body).toMatchObject({ prompt_tokens: 73_500, completion_tokens: 14_700 });
+  const tokenTiers = mine.body.by_tier as Array<{ prompt_tokens: number; completion_tokens: number }>;
+  expect(tokenTiers.reduce((sum, t) => sum + t.prompt_tokens, 0)).toBe(73_500);
+  expect(tokenTiers.reduce((sum, t) => sum + t.completion_tokens, 0)).toBe(14_700);
+  // Per answering model, from the level_finished events: 15 jobs each, one level of 40 prompt and 7 completion tokens.
+  expect(
+    (mine.body.by_model as Array<{ model: string; prompt_tokens: number; completion_tokens: number }>).map((m) => [
+      m.model,
+      m.prompt_tokens,
+      m.completion_tokens,
+    ]),
+  ).toEqual([
+    ['m-a', 600, 105],
+    ['m-b', 600, 105],
+  ]);
   const models = await direct(
     `SELECT u.model, sum(u.calls)::int AS calls, sum(u.fallbacks)::int AS fallbacks FROM job_model_usage u
        JOIN job_runs j USING (job_id) WHERE ${where} GROUP BY u.model ORDER BY u.model`,

@@ -270,7 +270,9 @@ describe('the agent graph', () => {
     expect(stale.body.error.code).toBe('version_conflict');
 
     const before = gate.requests();
-    const next = await call('POST', `/v1/workflows/${workflowId}/prompts`, { prompt: 'Write b.md with the letter b' });
+    const next = await call('POST', `/v1/workflows/${workflowId}/prompts`, {
+      prompt: 'Write b.md with the letter b #security-block=1',
+    });
     expect(next.body.delivered).toBe('new_job');
     const events = await follow(next.body.job_id);
     expect(events.at(-1)!.kind).toBe('final');
@@ -283,6 +285,10 @@ describe('the agent graph', () => {
       .slice(before)
       .find((body) => body.includes('Keel level: L4.executor'));
     expect(executorCall).toContain('Note from L2.security_lead: Mind the risk EDGE-MARKER.');
+    // A security lead in any scenario also reviews the verified result; its blocking finding went back to the executor.
+    const gates = kinds(events, 'gate_decision').map((e) => e.payload);
+    expect(gates[0]).toMatchObject({ decision: 'retry', reviewer: 'L2.security_lead', to: 'L4.executor' });
+    expect(gates[1]).toMatchObject({ decision: 'pass', reviewed_by: ['L2.security_lead'] });
   });
 });
 

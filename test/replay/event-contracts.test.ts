@@ -30,6 +30,9 @@ test('the recorded jobs emit the kinds of every path they show', () => {
     expect(kinds).toContain(kind);
   expect(kinds).toContain('error');
   expect(kinds).toContain('final');
+  // The product build's own kinds, as product.json.gz shows them.
+  for (const kind of ['template_selected', 'design_applied', 'build_verify_failed', 'human_task_assigned', 'ui_action'])
+    expect(kinds).toContain(kind);
 });
 
 test('every event the recorded jobs emitted has a contract that accepts it, field for field', () => {

@@ -86,6 +86,21 @@ const PLANS: JobPlan[] = [
     },
   },
   { file: 'command', name: 'a /echo command answered in code', prompt: '/echo replay' },
+  {
+    file: 'product',
+    name: 'a product build: gates, template, design, a failed build, a blocking security review, a human task',
+    prompt: 'Build a landing page for a bakery #build #clarify #build-fail=1 #security-block=2',
+    react: async (event, keel) => {
+      if (event.kind === 'ask_user')
+        await post(keel, `/v1/jobs/${event.job_id}/resume`, {
+          call_id: event.payload.call_id,
+          answer: 'A static page with our opening hours',
+        });
+      // No Vercel token on this stack: the release asks for one; completing the task retries the deploy once.
+      if (event.kind === 'human_task_assigned')
+        await post(keel, `/v1/human-tasks/${String(event.payload.task_id)}/complete`, { note: 'tried' });
+    },
+  },
 ];
 
 async function record(keel: KeelUnderTest, plan: JobPlan): Promise<RecordedJob> {
@@ -120,11 +135,17 @@ async function main(): Promise<void> {
   try {
     await keel.startWorker();
     await fs.mkdir(HISTORIES_DIR, { recursive: true });
-    // A job dropped from PLANS takes its recording with it.
-    for (const old of await fs.readdir(HISTORIES_DIR)) {
-      if (old.endsWith('.json.gz')) await fs.rm(path.join(HISTORIES_DIR, old));
+    // Named plans (`npm run replay:record -- product`) are recorded alone and the other files kept, so histories of
+    // older workflow code go on checking its patches. Without names, a job dropped from PLANS takes its file with it.
+    const only = process.argv.slice(2);
+    const unknown = only.filter((name) => !PLANS.some((plan) => plan.file === name));
+    if (unknown.length > 0) throw new Error(`no recorded job named ${unknown.join(', ')}`);
+    if (only.length === 0) {
+      for (const old of await fs.readdir(HISTORIES_DIR)) {
+        if (old.endsWith('.json.gz')) await fs.rm(path.join(HISTORIES_DIR, old));
+      }
     }
-    for (const plan of PLANS) {
+    for (const plan of PLANS.filter((p) => only.length === 0 || only.includes(p.file))) {
       const recorded = await record(keel, plan);
       const file = path.join(HISTORIES_DIR, `${plan.file}.json.gz`);
       await fs.writeFile(file, gzipSync(`${JSON.stringify(recorded, null, 1)}\n`, { level: 9 }));

@@ -31,6 +31,7 @@ test('there are recorded histories of every representative job', () => {
       'verifier-escalation.json.gz',
       'cancel.json.gz',
       'follow-up.json.gz',
+      'product.json.gz',
     ]),
   );
 });

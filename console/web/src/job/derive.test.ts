@@ -11,6 +11,27 @@ function ev(agentRole: string, kind: string, payload: Record<string, unknown>): 
 const level = (role: string, attempt: number) => `${JOB}/${role}/${attempt}`;
 
 describe('the job page folded from events', () => {
+  it('lists the L2 roster in the order it ran, not by name, and a re-issued level where it ran again', () => {
+    const roster = ['L2.architect', 'L2.tech_lead', 'L2.security_lead', 'L2.adversarial_lead'];
+    const started = (role: string, attempt: number) =>
+      ev(role, 'level_started', { level_id: level(role, attempt), role, attempt });
+    const view = deriveJob([
+      ...roster.map((role) => started(role, 1)),
+      started('L4.executor', 1),
+      started('L2.adversarial_lead', 2),
+      started('L2.architect', 2),
+    ]);
+    const l2 = view.groups.find((g) => g.level === 'L2')!;
+    expect(l2.runs.map((r) => r.key)).toEqual([
+      'L2.architect/1',
+      'L2.tech_lead/1',
+      'L2.security_lead/1',
+      'L2.adversarial_lead/1',
+      'L2.adversarial_lead/2',
+      'L2.architect/2',
+    ]);
+  });
+
   it('builds the level tree with attempts, verdicts, retries, the answering model and every fallback hop', () => {
     const events = [
       ev('L1.team_lead', 'routing_decision', { provider: 'openai', model: 'gpt', tier: 'cheap' }),

@@ -102,6 +102,10 @@ export function deriveJob(events: readonly AgentEvent[]): JobView {
   let budgetExceeded = false;
   let final: AgentEvent | null = null;
   let failure: AgentEvent | null = null;
+  /** The sequence of each run's `level_started` (else of the first event naming it): runs are listed in run order. */
+  const startOrder = new Map<string, number>();
+  /** The sequence of the event being folded. */
+  let current = 0;
 
   const run = (role: string, attempt: number): LevelRun => {
     const key = `${role}/${attempt}`;
@@ -125,6 +129,7 @@ export function deriveJob(events: readonly AgentEvent[]): JobView {
         gate: null,
       };
       runs.set(key, found);
+      startOrder.set(key, current);
     }
     return found;
   };
@@ -135,6 +140,7 @@ export function deriveJob(events: readonly AgentEvent[]): JobView {
   };
 
   for (const event of events) {
+    current = event.sequence;
     const p = event.payload;
     switch (event.kind) {
       case 'scenario_started': {
@@ -145,6 +151,7 @@ export function deriveJob(events: readonly AgentEvent[]): JobView {
       case 'level_started': {
         const target = byLevelId(p) ?? run(event.agent_role, num(p.attempt) ?? 1);
         target.startedAt = event.occurred_at;
+        startOrder.set(target.key, event.sequence);
         break;
       }
       case 'routing_decision': {
@@ -266,7 +273,8 @@ export function deriveJob(events: readonly AgentEvent[]): JobView {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([level, list]) => ({
         level,
-        runs: list.sort((a, b) => (a.role === b.role ? a.attempt - b.attempt : a.role.localeCompare(b.role))),
+        // In the order they ran (an L2 roster is architect, tech lead, security lead, …; not alphabetical).
+        runs: list.sort((a, b) => startOrder.get(a.key)! - startOrder.get(b.key)!),
       })),
     retries,
     escalations,

@@ -12,6 +12,7 @@ import { deriveJob } from './derive';
 import { FilesPanel } from './files-panel';
 import { ApprovalCard, QuestionCard } from './human-input';
 import { LevelTree } from './level-tree';
+import { reloadsJobRow } from './status-reload';
 import { useJobStream } from './stream';
 import { Timeline } from './timeline';
 
@@ -38,12 +39,15 @@ export function JobPage() {
   );
 
   const reloadJob = job.reload;
-  // The job's own status row changes at the moments the stream ends or pauses; reload it then.
-  const lastKind = stream.events[stream.events.length - 1]?.kind;
+  // The badge shows the API's status; the row changes when the job starts, waits for a person (a question, an
+  // approval, a human task), goes on and ends, each of which the stream shows first.
+  const lastEvent = stream.events[stream.events.length - 1];
+  const lastKind = lastEvent?.kind;
+  const lastSequence = lastEvent?.sequence;
+  const shownStatus = job.data?.status;
   useEffect(() => {
-    if (lastKind === 'final' || lastKind === 'error' || lastKind === 'ask_user' || lastKind === 'approval_requested')
-      reloadJob();
-  }, [lastKind, reloadJob]);
+    if (reloadsJobRow(lastKind, shownStatus)) reloadJob();
+  }, [lastSequence, lastKind, shownStatus, reloadJob]);
   useEffect(() => {
     if (stream.finished) reloadJob();
   }, [stream.finished, reloadJob]);

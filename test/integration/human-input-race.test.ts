@@ -108,7 +108,10 @@ async function untilTaken(
   await follow(jobId, async (event) => {
     if (event.kind === asked) {
       callId = event.payload.call_id;
-      reactions.push(await react(jobId, event));
+      const reaction = await react(jobId, event);
+      reactions.push(reaction);
+      // Refused, the job would wait for an answer forever: end it, so the refusal is what the test reports.
+      if (reaction.acted !== 200) expect((await call(`/v1/jobs/${jobId}/cancel`, {})).status).toBe(202);
     }
     if (event.kind === 'tool_result' && callId !== undefined && event.payload.call_id === callId) {
       taken.push(String(event.payload.preview));

@@ -57,10 +57,20 @@ describe('payload contracts', () => {
     expect(() => checkPayload('error', { message: 'boom', retryable: false })).not.toThrow();
   });
 
-  test('level_finished needs ok, attempt, duration_ms, cost_usd, output_preview; provider/model stay optional', () => {
-    const gate = { ok: true, attempt: 1, duration_ms: 5, cost_usd: 0, output_preview: '', verdict: 'pass' };
+  test('level_finished needs level_id, ok, attempt, duration_ms, cost_usd, output_preview; provider/model optional', () => {
+    const gate = {
+      level_id: 'j/L3.verifier/1',
+      ok: true,
+      attempt: 1,
+      duration_ms: 5,
+      cost_usd: 0,
+      output_preview: '',
+      verdict: 'pass',
+    };
     expect(checkPayload('level_finished', gate)).not.toHaveProperty('provider');
     expect(() => checkPayload('level_finished', { ok: true, attempt: 1 })).toThrow();
+    const { level_id: _levelId, ...unattributed } = gate;
+    expect(() => checkPayload('level_finished', unattributed)).toThrow();
     expect(() => checkPayload('level_finished', { ...gate, deterministic: false })).toThrow();
   });
 

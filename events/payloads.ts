@@ -75,9 +75,10 @@ export const EVENT_PAYLOADS = {
   }),
   prompt_appended: z.looseObject({ prompt_id: z.string(), preview: z.string() }),
 
-  // Level lifecycle (agent_role = the level's role)
-  node_started: z.looseObject({ node_id: levelId, role: z.string(), attempt }),
-  node_finished: z.looseObject({ node_id: levelId, ok: z.boolean() }),
+  // Level lifecycle (agent_role = the level's role). Every event a level run emits names it as `level_id` (its
+  // workflow id, `<job_id>/<role>/<attempt>`), so two runs' events, alike otherwise, can be told apart.
+  node_started: z.looseObject({ node_id: levelId, level_id: levelId, role: z.string(), attempt }),
+  node_finished: z.looseObject({ node_id: levelId, level_id: levelId, ok: z.boolean() }),
   routing_decision: z.looseObject({
     /** Absent only on the legacy job-level variant, which must not be attributed to a level. */
     level_id: levelId.optional(),
@@ -102,6 +103,7 @@ export const EVENT_PAYLOADS = {
   }),
   level_started: z.looseObject({ level_id: levelId, role: z.string(), attempt }),
   level_finished: z.looseObject({
+    level_id: levelId,
     ok: z.boolean(),
     attempt,
     duration_ms: count,
@@ -144,7 +146,7 @@ export const EVENT_PAYLOADS = {
   prompt_sent: z.looseObject({ level_id: levelId, round: attempt, preview: z.string() }),
   tool_call: z.looseObject({ level_id: levelId, call_id: z.string(), name: z.string() }),
   tool_result: z.looseObject({ level_id: levelId, call_id: z.string(), preview: z.string() }),
-  file_created: z.looseObject({ path: z.string(), sha256: z.string(), size_bytes: count }),
+  file_created: z.looseObject({ level_id: levelId, path: z.string(), sha256: z.string(), size_bytes: count }),
   thinking: z.looseObject({ level_id: levelId, round: attempt, summary: z.string() }),
   heartbeat: z.looseObject({ level_id: levelId, round: attempt, waiting_ms: count }),
 
@@ -155,6 +157,7 @@ export const EVENT_PAYLOADS = {
     call_id: z.string(),
     action: z.string(),
     reason: z.string(),
+    level_id: levelId,
   }),
 
   // Product builds (docs/product-builds.md)

@@ -24,5 +24,7 @@ test('product-build payloads are checked at append: a good one passes, a malform
   expect(() => checkPayload('build_verify_failed', failed)).not.toThrow();
   expect(() => checkPayload('build_verify_passed', { ...failed, exit_code: 1, killed: undefined })).toThrow();
   expect(() => checkPayload('vercel_deploy_failed', { level_id: 'x', status: 402 })).toThrow();
-  expect(() => checkPayload('ui_action', { action: 'open_url', target: 'https://x', label: 'Open' })).not.toThrow();
+  const open = { level_id: 'j/L2.release_manager/r', action: 'open_url', target: 'https://x', label: 'Open' };
+  expect(() => checkPayload('ui_action', open)).not.toThrow();
+  expect(() => checkPayload('ui_action', { ...open, level_id: undefined })).toThrow();
 });

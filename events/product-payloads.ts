@@ -102,6 +102,7 @@ export const PRODUCT_PAYLOAD_CONTRACTS = {
     level_id: levelId,
   }),
   ui_action: z.looseObject({
+    level_id: levelId,
     action: z.enum(['open_approval', 'open_task', 'open_url', 'open_file']),
     target: z.string(),
     label: z.string(),

@@ -51,6 +51,11 @@ const { runWorkspaceTool, createApproval, markJobStatus, searchKnowledgeBase } =
 const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Temporal patch id of the `provider_fallback` emits (new in histories recorded after it). */
 const PROVIDER_FALLBACK_PATCH = 'provider-fallback-event';
+/**
+ * Temporal patch id of the raise-then-announce order of a wait for a person (docs/human-input.md): the job learns of
+ * the interrupt and records `paused` before the event is appended. Levels recorded before it announced first.
+ */
+const RAISE_BEFORE_ANNOUNCE_PATCH = 'raise-interrupt-before-announce';
 
 interface ToolOutcome {
   content: string;
@@ -72,7 +77,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   setHandler(answerSignal, ({ call_id, answer }) => void answers.set(call_id, answer));
   setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
 
-  await emit(role, 'node_started', { node_id: levelId, role, attempt });
+  await emit(role, 'node_started', { node_id: levelId, level_id: levelId, role, attempt });
   if (input.level.deterministic || input.intent) return composeInCode();
   const tools = toolsFor(input.level.tools);
   const declared = input.level.requirements ?? [];
@@ -177,10 +182,17 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       await emit(
         role,
         'level_finished',
-        { ok: false, attempt, duration_ms: 0, cost_usd: costUsd, output_preview: preview((err as Error).message) },
+        {
+          level_id: levelId,
+          ok: false,
+          attempt,
+          duration_ms: 0,
+          cost_usd: costUsd,
+          output_preview: preview((err as Error).message),
+        },
         { durationSince: started.occurred_at },
       );
-      await emit(role, 'node_finished', { node_id: levelId, ok: false });
+      await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: false });
     }
     throw err;
   }
@@ -198,6 +210,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     role,
     'level_finished',
     {
+      level_id: levelId,
       ok: true,
       attempt,
       duration_ms: 0,
@@ -213,7 +226,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     },
     { durationSince: started.occurred_at },
   );
-  await emit(role, 'node_finished', { node_id: levelId, ok: true });
+  await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: true });
   return {
     role,
     ok: true,
@@ -257,6 +270,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       role,
       'level_finished',
       {
+        level_id: levelId,
         ok: true,
         attempt,
         duration_ms: 0,
@@ -267,7 +281,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       },
       { durationSince: begun.occurred_at },
     );
-    await emit(role, 'node_finished', { node_id: levelId, ok: true });
+    await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: true });
     return { role, ok: true, output, deltas: [], createdFiles: files, costUsd: 0, reasoningTokens: 0 };
   }
 
@@ -312,15 +326,23 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
         const result = await runWorkspaceTool({ jobId: input.ids.job_id, call });
         if (!result.ok) return { content: result.message };
         if (result.action !== 'edited' || !createdFiles.includes(result.path)) {
-          await emit(role, 'file_created', { path: result.path, sha256: result.sha256, size_bytes: result.sizeBytes });
+          await emit(role, 'file_created', {
+            level_id: levelId,
+            path: result.path,
+            sha256: result.sha256,
+            size_bytes: result.sizeBytes,
+          });
         }
         return { content: result.message, createdFile: result.path };
       }
       case 'ask_user': {
         const question = typeof args.question === 'string' ? args.question : '';
         if (!question) return { content: 'ask_user needs {"question": string}' };
-        await emit(role, 'ask_user', { call_id: call.id, question, level_id: levelId });
-        await waitForPerson({ kind: 'ask_user', call_id: call.id, text: question }, () => answers.has(call.id));
+        await waitForPerson(
+          { kind: 'ask_user', call_id: call.id, text: question },
+          () => emit(role, 'ask_user', { call_id: call.id, question, level_id: levelId }),
+          () => answers.has(call.id),
+        );
         return { content: answers.get(call.id)! };
       }
       case 'request_approval': {
@@ -338,9 +360,17 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
           action,
           reason,
         });
-        await emit(role, 'approval_requested', { approval_id: approvalId, call_id: call.id, action, reason });
-        await waitForPerson({ kind: 'approval', call_id: call.id, text: action, approval_id: approvalId }, () =>
-          decisions.has(approvalId),
+        await waitForPerson(
+          { kind: 'approval', call_id: call.id, text: action, approval_id: approvalId },
+          () =>
+            emit(role, 'approval_requested', {
+              approval_id: approvalId,
+              call_id: call.id,
+              action,
+              reason,
+              level_id: levelId,
+            }),
+          () => decisions.has(approvalId),
         );
         const decision = decisions.get(approvalId)!;
         const verb = decision.decision === 'approve' ? 'approved' : 'rejected';
@@ -357,13 +387,18 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   }
 
   /**
-   * Pauses the level until a person answers: the job records `paused` (status and search attribute)
-   * and learns of the interrupt so its resume Update can validate against it.
+   * Pauses the level until a person answers: the job learns of the interrupt (so its resume Update validates against
+   * it) and records `paused`, and only then is the event that tells people appended: whoever reads it finds the job
+   * ready to take the answer (docs/human-input.md).
    */
   async function waitForPerson(
     interrupt: { kind: 'ask_user' | 'approval'; call_id: string; text: string; approval_id?: string },
+    announce: () => Promise<unknown>,
     answered: () => boolean,
   ): Promise<void> {
+    // patched: levels recorded before the raise-first order announced, then raised; they replay that way.
+    const raiseFirst = patched(RAISE_BEFORE_ANNOUNCE_PATCH);
+    if (!raiseFirst) await announce();
     if (parentId) {
       await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, {
         ...interrupt,
@@ -372,6 +407,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       });
     }
     await markJobStatus({ jobId: input.ids.job_id, status: 'paused' });
+    if (raiseFirst) await announce();
     await condition(answered);
     await markJobStatus({ jobId: input.ids.job_id, status: 'running' });
     if (parentId)

@@ -170,7 +170,7 @@ export async function runProductPrelude(input: PreludeInput): Promise<PreludeRes
     template_id: template.id,
     files: scaffold.files,
   });
-  for (const file of scaffold.files) await emit(GATE_ROLE, 'file_created', { ...file });
+  for (const file of scaffold.files) await emit(GATE_ROLE, 'file_created', { level_id: levelId, ...file });
 
   const pinnedDesign = input.pins.design ?? input.product.design;
   let design = await selectDesign({ jobId: input.ids.job_id, request, pin: pinnedDesign });
@@ -207,7 +207,7 @@ export async function runProductPrelude(input: PreludeInput): Promise<PreludeRes
     layout: applied.layout,
     tokens: applied.tokens,
   });
-  await emit(GATE_ROLE, 'file_created', { ...applied.file });
+  await emit(GATE_ROLE, 'file_created', { level_id: levelId, ...applied.file });
 
   const context = [
     `Template: ${template.id} (${template.name}), already scaffolded in the workspace: ${scaffold.files.map((f) => f.path).join(', ')}.`,
@@ -349,12 +349,17 @@ export async function runProductRelease(input: ReleaseInput): Promise<ReleaseRes
     ready_state: outcome.readyState,
     files: outcome.files,
   });
-  await emit(RELEASE_ROLE, 'ui_action', { action: 'open_url', target: outcome.url, label: 'Open the deployed site' });
+  await emit(RELEASE_ROLE, 'ui_action', {
+    level_id: levelId,
+    action: 'open_url',
+    target: outcome.url,
+    label: 'Open the deployed site',
+  });
   return done({ url: outcome.url, note: `deployed to ${outcome.url}` });
 }
 
 async function lifecycleStart(emit: Emit, role: string, levelId: string): Promise<string> {
-  await emit(role, 'node_started', { node_id: levelId, role, attempt: 1 });
+  await emit(role, 'node_started', { node_id: levelId, level_id: levelId, role, attempt: 1 });
   return (await emit(role, 'level_started', { level_id: levelId, role, attempt: 1 })).occurred_at;
 }
 
@@ -370,8 +375,16 @@ async function lifecycleFinish(
   await emit(
     role,
     'level_finished',
-    { ok, attempt: 1, duration_ms: 0, cost_usd: 0, output_preview: preview.slice(0, 280), deterministic: true },
+    {
+      level_id: levelId,
+      ok,
+      attempt: 1,
+      duration_ms: 0,
+      cost_usd: 0,
+      output_preview: preview.slice(0, 280),
+      deterministic: true,
+    },
     { durationSince: startedAt },
   );
-  await emit(role, 'node_finished', { node_id: levelId, ok });
+  await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok });
 }

@@ -87,8 +87,19 @@ export function peopleFor(ids: JobIds, role: string, emit: Emit) {
       await wait(
         { kind: 'approval', call_id: callId, text: action, approval_id: approvalId },
         async () => {
-          await emit(role, 'approval_requested', { approval_id: approvalId, call_id: callId, action, reason });
-          await emit(role, 'ui_action', { action: 'open_approval', target: approvalId, label: action });
+          await emit(role, 'approval_requested', {
+            approval_id: approvalId,
+            call_id: callId,
+            action,
+            reason,
+            level_id: stepId,
+          });
+          await emit(role, 'ui_action', {
+            level_id: stepId,
+            action: 'open_approval',
+            target: approvalId,
+            label: action,
+          });
         },
         () => decisions.has(approvalId),
       );
@@ -122,7 +133,12 @@ export function peopleFor(ids: JobIds, role: string, emit: Emit) {
             state: 'open',
             level_id: stepId,
           });
-          await emit(role, 'ui_action', { action: 'open_task', target: taskId, label: task.title });
+          await emit(role, 'ui_action', {
+            level_id: stepId,
+            action: 'open_task',
+            target: taskId,
+            label: task.title,
+          });
         },
         () => completions.has(taskId),
       );

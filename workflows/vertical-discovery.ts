@@ -3,6 +3,7 @@ import {
   CancellationScope,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
@@ -18,6 +19,9 @@ const { markJobStatus, archiveRunGraph, discoverVertical, answerVerticalPlan, fa
     startToCloseTimeout: '1 minute',
     retry: ACTIVITY_RETRY,
   });
+
+/** Temporal patch id of recording `paused` before the plan's question is appended (docs/human-input.md). */
+const PAUSED_BEFORE_ASK_PATCH = 'paused-before-ask';
 
 /**
  * A vertical's discovery job: reads the knowledge hub about the vertical, proposes the capabilities, templates and
@@ -75,10 +79,13 @@ export async function runVerticalDiscovery(input: VerticalInput): Promise<{ conf
       `sources ${plan.sources.map((s) => s.path).join(', ') || 'none in the knowledge hub'}.`,
       'Answer yes to confirm, no to reject, or confirm with a note.',
     ].join(' ');
-    // Open to an answer before the question is out: a person may answer as soon as they see it.
+    // Open to an answer, and `paused`, before the question is out: a person may answer as soon as they see it
+    // (docs/human-input.md). patched: discoveries begun before this order recorded `paused` after it, and replay so.
     waiting = true;
+    const pausedFirst = patched(PAUSED_BEFORE_ASK_PATCH);
+    if (pausedFirst) await markJobStatus({ jobId, status: 'paused' });
     await emit(JOB_ROLE, 'ask_user', { call_id: callId, question, level_id: `${jobId}/discovery` });
-    await markJobStatus({ jobId, status: 'paused' });
+    if (!pausedFirst) await markJobStatus({ jobId, status: 'paused' });
     await condition(() => answer !== undefined);
     await markJobStatus({ jobId, status: 'running' });
     const reading = await answerVerticalPlan({ verticalId: input.verticalId, orgId: input.orgId, answer: answer! });

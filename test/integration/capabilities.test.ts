@@ -261,11 +261,8 @@ test('vertical discovery pauses for a person and resumes with the answer', async
   let pausedVertical: unknown;
   const events = await follow(jobId, async (event) => {
     if (event.kind !== 'ask_user') return;
-    // The job waits: status paused, the vertical awaits confirmation, until a person answers.
-    for (let i = 0; i < 50 && pausedStatus !== 'paused'; i += 1) {
-      pausedStatus = (await call(`/v1/jobs/${jobId}`)).body.status;
-      if (pausedStatus !== 'paused') await new Promise((r) => setTimeout(r, 100));
-    }
+    // The job waits: status paused (already when the question arrives), the vertical awaits confirmation.
+    pausedStatus = (await call(`/v1/jobs/${jobId}`)).body.status;
     pausedVertical = (await call(`/v1/verticals/${verticalId}`)).body.status;
     const resumed = await call(`/v1/jobs/${jobId}/resume`, {
       method: 'POST',

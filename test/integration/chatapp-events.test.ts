@@ -389,8 +389,9 @@ describe('people in the loop', () => {
       'chat.postMessage',
       inThread(ts, (t) => t.startsWith('Question')),
     );
+    // Replied the moment the question shows: the job already reads paused and takes the answer (docs/human-input.md).
     const [job] = await jobsBy('UASK');
-    await waitForStatus(job!.job_id, 'paused');
+    expect(await statusOf(job!.job_id)).toBe('paused');
     expect(
       (
         await sendEvent(
@@ -403,6 +404,8 @@ describe('people in the loop', () => {
     const architect = events.find((e) => e.kind === 'level_finished' && e.agent_role === 'L2.architect')!;
     expect(architect.payload.output_preview).toContain('friendly');
     expect(await jobsBy('UASK')).toHaveLength(1);
+    const posts = chat.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
+    expect(posts.filter((c) => String(c.args.text).startsWith("I'm still working"))).toEqual([]);
   });
 });
 
@@ -444,7 +447,7 @@ describe('durability and buttons', () => {
       inThread(ts, (t) => t.startsWith('Question')),
     );
     const [job] = await jobsBy('UBUTTON');
-    await waitForStatus(job!.job_id, 'paused');
+    expect(await statusOf(job!.job_id)).toBe('paused');
     const yes = approvalButtons(question).find((b) => b.action_id === 'keel_answer:Yes')!;
     expect((await pressButton(buttonPress('UBUTTON', 'D0BUTTON', ts, yes.action_id, yes.value))).status).toBe(200);
     await finalAnswer(ts);
@@ -558,6 +561,13 @@ test('the mapping keeps the user for the reverse lookup, which allows many threa
 });
 
 /** Waits for the job row to show `status`: the level records it right after raising its question. */
+async function statusOf(jobId: string): Promise<string | undefined> {
+  const { rows } = await infra.db.pool.query<{ status: string }>('SELECT status FROM job_runs WHERE job_id = $1', [
+    jobId,
+  ]);
+  return rows[0]?.status;
+}
+
 async function waitForStatus(jobId: string, status: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {

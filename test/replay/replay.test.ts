@@ -1,6 +1,6 @@
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
-import { historyFromPlain, readRecordedJobs } from './histories';
+import { historyFromPlain, OLDER_HISTORIES, readRecordedJobs } from './histories';
 
 /**
  * Determinism, enforced: the recorded histories of representative jobs (test/replay/histories/, refreshed on purpose
@@ -21,6 +21,9 @@ beforeAll(async () => {
 });
 
 const recorded = readRecordedJobs();
+const older = Object.entries(OLDER_HISTORIES).flatMap(([name, dir]) =>
+  readRecordedJobs(dir).map((r) => ({ ...r, file: `${name}/${r.file}` })),
+);
 
 test('there are recorded histories of every representative job', () => {
   expect(recorded.map((r) => r.file)).toEqual(
@@ -36,7 +39,13 @@ test('there are recorded histories of every representative job', () => {
   );
 });
 
-test.each(recorded.map((r) => [r.file, r.job] as const))(
+test('the older recordings that keep patched paths tested are there', () => {
+  expect(older.map((r) => r.file)).toEqual(
+    expect.arrayContaining(['before-raise-first/ask-user.json.gz', 'before-raise-first/approval.json.gz']),
+  );
+});
+
+test.each([...recorded, ...older].map((r) => [r.file, r.job] as const))(
   '%s replays against the current workflow code',
   async (_file, job) => {
     const histories = job.workflows.map((w) => ({ workflowId: w.workflowId, history: historyFromPlain(w.history) }));

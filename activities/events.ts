@@ -42,9 +42,9 @@ export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
         const { envelope } = await storeEvent(deps.pool, input.ids, draft);
         // The live channel only shortens a stream's wait: the stored row is the event, and streams read the stored
         // backlog when no message comes. A queue store (Redis) outage must not hold the job up.
-        await deps.queue
-          .publish(jobEventsChannel(input.ids.job_id), JSON.stringify(envelope))
-          .catch((err: unknown) => log.warn('event not published live (queue store)', { error: String(err) }));
+        await deps.queue.publish(jobEventsChannel(input.ids.job_id), JSON.stringify(envelope)).catch((err: unknown) => {
+          log.warn('event not published live (queue store)', { error: String(err) });
+        });
         return envelope;
       } catch (err) {
         // The job row commits with the submission; until then, retry.

@@ -9,6 +9,8 @@ import {
   KEEL_STATUS,
   KEEL_WORKFLOW_ID,
 } from '../pure/search-attributes';
+import { SUBMISSION_IDLE_LIMIT_MS } from '../pure/job-record';
+import { temporalCall } from './temporal-call';
 import type { JobsDeps } from './deps';
 
 /** The Temporal workflow a submission starts (its id is the job id). */
@@ -21,7 +23,8 @@ export interface JobWorkflow {
 /**
  * Every job's start: the submission's rows (and the caller's own `rows`) and the Temporal start commit together or not
  * at all. Starting the workflow is the durable enqueue; it happens before the rows commit. A failure is a 503 naming
- * which of the two did not take the job.
+ * which of the two did not take the job. A process that dies between the start and the commit leaves a workflow with
+ * no rows: it waits a bounded time for them and ends itself (workflows/job-recorded.ts, docs/failure-modes.md).
  */
 export async function recordAndStart(
   deps: JobsDeps,
@@ -32,20 +35,25 @@ export async function recordAndStart(
 ): Promise<void> {
   await recordSubmission(deps.pool, sub, async (client) => {
     if (rows) await rows(client);
+    // PostgreSQL ends this transaction if it sits idle past the limit waiting on Temporal; the workflow waits longer
+    // than that for its row (pure/job-record.ts), so a start whose rows never commit ends itself.
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${SUBMISSION_IDLE_LIMIT_MS}`);
     try {
-      await deps.temporal.workflow.start(workflow.type, {
-        workflowId: sub.jobId,
-        taskQueue: deps.taskQueue,
-        args: workflow.args,
-        memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
-        typedSearchAttributes: [
-          { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
-          { key: KEEL_CREATED_BY, value: sub.createdBy },
-          { key: KEEL_STATUS, value: 'queued' },
-          ...(sub.projectSlug ? [{ key: KEEL_PROJECT, value: sub.projectSlug }] : []),
-          ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
-        ],
-      });
+      await temporalCall(deps.temporal, 'the job was not started', () =>
+        deps.temporal.workflow.start(workflow.type, {
+          workflowId: sub.jobId,
+          taskQueue: deps.taskQueue,
+          args: workflow.args,
+          memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
+          typedSearchAttributes: [
+            { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
+            { key: KEEL_CREATED_BY, value: sub.createdBy },
+            { key: KEEL_STATUS, value: 'queued' },
+            ...(sub.projectSlug ? [{ key: KEEL_PROJECT, value: sub.projectSlug }] : []),
+            ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
+          ],
+        }),
+      );
     } catch (err) {
       log.error({ err }, 'could not start the job workflow');
       throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');

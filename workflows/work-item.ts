@@ -10,6 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
+import { markRunningOnceRecorded } from './job-recorded';
 import { JOB_ROLE } from './definitions';
 import { emitSkill, type WorkItemInput } from './capability-definitions';
 import { runCapabilityRoadmap } from './capability-roadmap';
@@ -40,7 +41,8 @@ export async function runWorkItem(input: WorkItemInput): Promise<void> {
   let jobRunning = false;
   try {
     if (input.capabilities.length > 0) {
-      await markJobStatus({ jobId, status: 'running' });
+      // A submission that never committed has no rows to report to: end without running.
+      if (!(await markRunningOnceRecorded(jobId))) return;
       const statuses = await capabilityStatusesOf({ orgId: input.orgId, names: input.capabilities });
       const missing = input.capabilities.filter((name) => statuses[name] !== 'active');
       await emitSkill(emit, JOB_ROLE, 'product_build_started', {

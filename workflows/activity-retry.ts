@@ -14,3 +14,10 @@ export const ACTIVITY_RETRY: RetryPolicy = {
   maximumInterval: '10 seconds',
   nonRetryableErrorTypes: [INVALID_EVENT, JOB_NOT_RECORDED],
 };
+
+/**
+ * The retry of a level's own bookkeeping (workspace tools, approvals, status): like ACTIVITY_RETRY, but it gives up
+ * after about a minute and a quarter, so a level fails rather than hang on a database that stays away; a database
+ * failover or restart fits well inside it.
+ */
+export const LEVEL_ACTIVITY_RETRY: RetryPolicy = { ...ACTIVITY_RETRY, maximumAttempts: 12 };

@@ -101,15 +101,21 @@ const DATABASE_UNAVAILABLE_MESSAGES = [
  * refused. Read by shape (code, message), so this layer needs no database driver.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
+  // By shape, not `instanceof Error`: socket errors come from Node's own realm, which a test sandbox does not share.
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message, errors, cause } = err as {
+    code?: unknown;
+    message?: unknown;
+    errors?: unknown;
+    cause?: unknown;
+  };
   if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || DATABASE_UNAVAILABLE_STATES.test(code))) {
     return true;
   }
-  if (DATABASE_UNAVAILABLE_MESSAGES.some((m) => err.message.startsWith(m))) return true;
+  if (typeof message === 'string' && DATABASE_UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m))) return true;
   // AggregateError from a connect to several addresses (localhost as ::1 and 127.0.0.1).
-  if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);
-  return err.cause !== undefined && err.cause !== err && isDatabaseUnavailable(err.cause);
+  if (Array.isArray(errors) && errors.some(isDatabaseUnavailable)) return true;
+  return cause !== undefined && cause !== err && isDatabaseUnavailable(cause);
 }
 
 /** No valid session: no cookie, a bad signature, an expired or revoked session, or a banned user. */

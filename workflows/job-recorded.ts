@@ -8,7 +8,7 @@ import { JOB_NOT_RECORDED } from './definitions';
 // A missing row comes back to the workflow at once, so the wait below is bounded by the workflow's clock rather than
 // by an activity retrying without end.
 const { markJobStatus } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds',
   retry: { ...ACTIVITY_RETRY, nonRetryableErrorTypes: [JOB_NOT_RECORDED] },
 });
 

@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, log } from '@temporalio/activity';
 import { jobEventsChannel } from '../jobs/job-event-feed';
 import type { Pool } from 'pg';
 import { z } from 'zod';
@@ -42,7 +42,11 @@ export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
       try {
         const started = performance.now();
         const { envelope, duplicate } = await storeEvent(deps.pool, input.ids, draft);
-        await deps.queue.publish(jobEventsChannel(input.ids.job_id), JSON.stringify(envelope));
+        // The live channel only shortens a stream's wait: the stored row is the event, and streams read the stored
+        // backlog when no message comes. A queue store (Redis) outage must not hold the job up.
+        await deps.queue.publish(jobEventsChannel(input.ids.job_id), JSON.stringify(envelope)).catch((err: unknown) => {
+          log.warn('event not published live (queue store)', { error: String(err) });
+        });
         if (!duplicate) observeStoredEvent(envelope, (performance.now() - started) / 1000);
         return envelope;
       } catch (err) {

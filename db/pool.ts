@@ -24,6 +24,10 @@ export function createPool(options: PoolOptions): Pool {
   });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', () => undefined);
+  // pg-pool listens for an idle client's errors only while it is idle: a client checked out (a transaction waiting on
+  // Temporal, say) whose server goes away would emit 'error' with no listener and end the process. Its query fails
+  // instead, and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

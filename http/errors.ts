@@ -65,11 +65,57 @@ export class ConflictError extends AppError {
   }
 }
 
+/** How long a client is told to wait before retrying a request a dependency outage refused. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
 export class UnavailableError extends AppError {
   override name = 'UnavailableError';
   constructor(code: string, message: string) {
-    super(503, code, message);
+    super(503, code, message, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) });
   }
+}
+
+/** Node's socket errors for a server that is gone or unreachable. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+/**
+ * PostgreSQL's SQLSTATEs for a server that cannot serve: connection exceptions (class 08), shutdown and recovery
+ * (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now), too many connections (53300).
+ */
+const DATABASE_UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+/** What node-postgres throws without a SQLSTATE when the socket ends or the pool cannot connect in time. */
+const DATABASE_UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+];
+
+/**
+ * True for an error that says PostgreSQL could not be reached or dropped the connection, as opposed to a query it
+ * refused. Read by shape (code, message), so this layer needs no database driver.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  // By shape, not `instanceof Error`: socket errors come from Node's own realm, which a test sandbox does not share.
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message, errors, cause } = err as {
+    code?: unknown;
+    message?: unknown;
+    errors?: unknown;
+    cause?: unknown;
+  };
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || DATABASE_UNAVAILABLE_STATES.test(code))) {
+    return true;
+  }
+  if (typeof message === 'string' && DATABASE_UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m))) return true;
+  // AggregateError from a connect to several addresses (localhost as ::1 and 127.0.0.1).
+  if (Array.isArray(errors) && errors.some(isDatabaseUnavailable)) return true;
+  return cause !== undefined && cause !== err && isDatabaseUnavailable(cause);
 }
 
 /** No valid session: no cookie, a bad signature, an expired or revoked session, or a banned user. */
@@ -138,6 +184,13 @@ export function handleError(err: FastifyError | AppError | Error, request: Fasti
   if (status !== undefined && status >= 400 && status < 500) {
     const code = (fastifyCode ?? 'bad_request').replace(/^FST_ERR_(CTP_)?/, '').toLowerCase();
     return reply.code(status).send({ error: { code, message: err.message } });
+  }
+  if (isDatabaseUnavailable(err)) {
+    request.log.warn({ err }, 'database unavailable');
+    return reply
+      .code(503)
+      .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S))
+      .send({ error: { code: 'database_unavailable', message: 'the database is unavailable; retry' } });
   }
   request.log.error({ err }, 'request failed');
   return reply.code(500).send({ error: { code: 'internal', message: 'internal error' } });

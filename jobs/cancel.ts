@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isTerminalStatus, setJobStatus, type JobRow } from '../db/jobs';
 import { ConflictError } from '../http/errors';
 import type { JobsDeps } from './deps';
+import { temporalCall } from './temporal-call';
 
 /** How long a cancel flag stays in the queue store: longer than any job should run. */
 const CANCEL_FLAG_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -12,19 +13,25 @@ export function cancelFlagKey(jobId: string): string {
 }
 
 /**
- * Cancels a visible, unfinished job: a flag in the queue store, then Temporal cancellation, which reaches the
- * running child workflow and its activities. A finished job is a 409.
+ * Cancels a visible, unfinished job: Temporal cancellation, which reaches the running child workflow and its
+ * activities, then a flag in the queue store. A finished job is a 409. Temporal unreachable refuses the cancel with a
+ * 503 before anything is recorded, so a cancel is either delivered or refused, never half-done.
  */
 export async function cancelJob(deps: JobsDeps, job: JobRow, log: FastifyBaseLogger): Promise<void> {
   if (isTerminalStatus(job.status)) {
     throw new ConflictError('job_finished', `job ${job.job_id} is already ${job.status}`);
   }
-  await deps.queue.setFlag(cancelFlagKey(job.job_id), CANCEL_FLAG_TTL_MS);
   try {
-    await deps.temporal.workflow.getHandle(job.job_id).cancel();
+    await temporalCall(deps.temporal, 'the cancel was not delivered', () =>
+      deps.temporal.workflow.getHandle(job.job_id).cancel(),
+    );
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
+  // The flag only lets other replicas see the cancel early; a queue store (Redis) outage does not undo it.
+  await deps.queue
+    .setFlag(cancelFlagKey(job.job_id), CANCEL_FLAG_TTL_MS)
+    .catch((err: unknown) => log.warn({ err }, 'could not set the cancel flag'));
   // Best effort, so a UI unsticks even if the worker is down; the workflow records it too.
   await setJobStatus(deps.pool, job.job_id, 'cancelled', {
     error: { code: 'cancelled', message: 'cancelled by the user' },

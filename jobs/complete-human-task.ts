@@ -5,6 +5,7 @@ import type { TokenOwner } from '../db/tokens';
 import { ConflictError, NotFoundError } from '../http/errors';
 import { humanTaskCompletedSignal } from '../workflows/product-definitions';
 import type { JobsDeps } from './deps';
+import { temporalCall } from './temporal-call';
 import { canSee } from './visibility';
 
 /** Same rule as jobs and approvals: a task is visible to its job's org and to admins; to anyone else it does not exist. */
@@ -34,11 +35,13 @@ export async function completeHumanTaskAs(
   }
   const task = result.task!;
   try {
-    await deps.temporal.workflow.getHandle(task.waiting_workflow_id).signal(humanTaskCompletedSignal, {
-      task_id: task.task_id,
-      completed_by: principal.user_id,
-      ...(note !== undefined ? { note } : {}),
-    });
+    await temporalCall(deps.temporal, 'the completion was not signalled', () =>
+      deps.temporal.workflow.getHandle(task.waiting_workflow_id).signal(humanTaskCompletedSignal, {
+        task_id: task.task_id,
+        completed_by: principal.user_id,
+        ...(note !== undefined ? { note } : {}),
+      }),
+    );
   } catch (err) {
     const gone = err instanceof WorkflowNotFoundError;
     log[gone ? 'warn' : 'error'](

@@ -4,6 +4,7 @@ import { decideApproval, getApproval, type ApprovalDecisionKind, type ApprovalRo
 import type { TokenOwner } from '../db/tokens';
 import { approvalDecisionSignal } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
+import { temporalCall } from './temporal-call';
 import { ConflictError, NotFoundError } from '../http/errors';
 import { canSee } from './visibility';
 
@@ -43,12 +44,14 @@ export async function decideApprovalAs(
   // fail the decision: a workflow that is gone (finished, cancelled, terminated) has nobody left to wake, and
   // any other failure is logged for an operator, since a retry of this request would only meet the 409.
   try {
-    await deps.temporal.workflow.getHandle(approval.waiting_workflow_id).signal(approvalDecisionSignal, {
-      approval_id: approval.approval_id,
-      decision,
-      ...(comment !== undefined ? { comment } : {}),
-      decided_by: principal.user_id,
-    });
+    await temporalCall(deps.temporal, 'the decision was not signalled', () =>
+      deps.temporal.workflow.getHandle(approval.waiting_workflow_id).signal(approvalDecisionSignal, {
+        approval_id: approval.approval_id,
+        decision,
+        ...(comment !== undefined ? { comment } : {}),
+        decided_by: principal.user_id,
+      }),
+    );
   } catch (err) {
     const gone = err instanceof WorkflowNotFoundError;
     log[gone ? 'warn' : 'error'](

@@ -36,14 +36,17 @@ export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventE
   let live: EventEnvelope[] = [];
   let wake: (() => void) | undefined;
   const notify = () => wake?.();
-  // Subscribe before reading the backlog so nothing published in between is missed.
-  const unsubscribe = await queue.subscribe(jobEventsChannel(jobId), (message) => {
-    const parsed = eventEnvelope.safeParse(parseJson(message));
-    if (parsed.success) {
-      live.push(parsed.data);
-      notify();
-    }
-  });
+  // Subscribe before reading the backlog so nothing published in between is missed. With the queue store (Redis)
+  // down there is no live channel: the feed reads the stored backlog every `pollMs` instead, in the same order.
+  const unsubscribe = await queue
+    .subscribe(jobEventsChannel(jobId), (message) => {
+      const parsed = eventEnvelope.safeParse(parseJson(message));
+      if (parsed.success) {
+        live.push(parsed.data);
+        notify();
+      }
+    })
+    .catch(() => async () => undefined);
   signal.addEventListener('abort', notify);
   try {
     let readStored = true;

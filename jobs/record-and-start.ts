@@ -12,6 +12,8 @@ import {
   runSummary,
 } from '../pure/search-attributes';
 import { jobsStarted } from '../metrics/series';
+import { SUBMISSION_IDLE_LIMIT_MS } from '../pure/job-record';
+import { temporalCall } from './temporal-call';
 import type { JobsDeps } from './deps';
 
 /** The Temporal workflow a submission starts (its id is the job id). */
@@ -24,7 +26,8 @@ export interface JobWorkflow {
 /**
  * Every job's start: the submission's rows (and the caller's own `rows`) and the Temporal start commit together or not
  * at all. Starting the workflow is the durable enqueue; it happens before the rows commit. A failure is a 503 naming
- * which of the two did not take the job.
+ * which of the two did not take the job. A process that dies between the start and the commit leaves a workflow with
+ * no rows: it waits a bounded time for them and ends itself (workflows/job-recorded.ts, docs/failure-modes.md).
  */
 export async function recordAndStart(
   deps: JobsDeps,
@@ -35,28 +38,33 @@ export async function recordAndStart(
 ): Promise<void> {
   await recordSubmission(deps.pool, sub, async (client) => {
     if (rows) await rows(client);
+    // PostgreSQL ends this transaction if it sits idle past the limit waiting on Temporal; the workflow waits longer
+    // than that for its row (pure/job-record.ts), so a start whose rows never commit ends itself.
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${SUBMISSION_IDLE_LIMIT_MS}`);
     try {
-      await deps.temporal.workflow.start(workflow.type, {
-        workflowId: sub.jobId,
-        taskQueue: deps.taskQueue,
-        args: workflow.args,
-        memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
-        // What the Temporal UI shows on the job's row and page: the request's first line, then who and where.
-        staticSummary: runSummary(sub.prompt),
-        staticDetails: [
-          `**Keel job** \`${sub.jobId}\` of workflow \`${sub.workflowId}\``,
-          `Submitted by \`${sub.createdBy}\`${sub.projectSlug ? ` in project \`${sub.projectSlug}\`` : ''}`,
-          `Model tier: ${sub.modelTier ?? 'default'}`,
-        ].join('\n\n'),
-        typedSearchAttributes: [
-          { key: KEEL_KIND, value: 'job' },
-          { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
-          { key: KEEL_CREATED_BY, value: sub.createdBy },
-          { key: KEEL_STATUS, value: 'queued' },
-          ...(sub.projectSlug ? [{ key: KEEL_PROJECT, value: sub.projectSlug }] : []),
-          ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
-        ],
-      });
+      await temporalCall(deps.temporal, 'the job was not started', () =>
+        deps.temporal.workflow.start(workflow.type, {
+          workflowId: sub.jobId,
+          taskQueue: deps.taskQueue,
+          args: workflow.args,
+          memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
+          // What the Temporal UI shows on the job's row and page: the request's first line, then who and where.
+          staticSummary: runSummary(sub.prompt),
+          staticDetails: [
+            `**Keel job** \`${sub.jobId}\` of workflow \`${sub.workflowId}\``,
+            `Submitted by \`${sub.createdBy}\`${sub.projectSlug ? ` in project \`${sub.projectSlug}\`` : ''}`,
+            `Model tier: ${sub.modelTier ?? 'default'}`,
+          ].join('\n\n'),
+          typedSearchAttributes: [
+            { key: KEEL_KIND, value: 'job' },
+            { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
+            { key: KEEL_CREATED_BY, value: sub.createdBy },
+            { key: KEEL_STATUS, value: 'queued' },
+            ...(sub.projectSlug ? [{ key: KEEL_PROJECT, value: sub.projectSlug }] : []),
+            ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
+          ],
+        }),
+      );
     } catch (err) {
       log.error({ err }, 'could not start the job workflow');
       throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');

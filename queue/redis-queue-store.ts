@@ -27,14 +27,17 @@ interface Channel {
   live: Promise<void>;
 }
 
-// The store backs request paths (rate limits, cancel flags), so a Redis outage must fail those requests
-// within seconds instead of queueing them indefinitely while ioredis reconnects in the background.
+// The store backs request paths (rate limits, live event channels), so a Redis outage must fail those calls at
+// once rather than queue them while ioredis reconnects in the background: no offline queue (a command sent while
+// disconnected rejects immediately), no per-command retries, and a short timeout for a Redis that accepted the
+// command and then went quiet. Callers decide what a failure means (docs/failure-modes.md).
 const connectionOptions: RedisOptions = {
   lazyConnect: true,
-  connectTimeout: 5_000,
-  commandTimeout: 5_000,
-  maxRetriesPerRequest: 2,
-  retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  connectTimeout: 2_000,
+  commandTimeout: 1_000,
+  maxRetriesPerRequest: 0,
+  enableOfflineQueue: false,
+  retryStrategy: (attempt) => Math.min(attempt * 200, 1_000),
   // disconnect() is only used on sockets being abandoned (failed handshake, failed QUIT); ioredis would otherwise
   // keep a 2 s timer for a socket that is already gone, delaying the exit of a process that failed to connect.
   disconnectTimeout: 200,

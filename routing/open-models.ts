@@ -30,7 +30,11 @@ export function buildRouter(
     configured,
     keys,
     ledger: createQuotaLedger(queue, log),
-    flags: queue,
+    // Like the ledger, a provider's unfunded flag is an optimisation: with the store down, no provider is skipped.
+    flags: {
+      hasFlag: (key) => queue.hasFlag(key).catch(() => false),
+      setFlag: (key, ttlMs) => queue.setFlag(key, ttlMs).catch(() => undefined),
+    },
     log,
   });
 }

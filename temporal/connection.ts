@@ -15,6 +15,9 @@ export async function connectClient(settings: TemporalSettings): Promise<{ clien
     tls: settings.tls,
     apiKey: settings.apiKey,
     metadata: settings.apiKey ? { 'temporal-namespace': settings.namespace } : undefined,
+    // gRPC's reconnect backoff grows to two minutes by default, so a client kept failing for over a minute after the
+    // server came back; a request path needs to find it again within seconds.
+    channelArgs: { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 2_000 },
   });
   const client = new Client({ connection, namespace: settings.namespace });
   return { client, close: () => connection.close() };

@@ -8,6 +8,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
+import { markRunningOnceRecorded } from './job-recorded';
 import {
   emitSkill,
   MAX_UNIT_RETRIES,
@@ -55,7 +56,10 @@ export async function runCapabilityRoadmap(input: RoadmapInput): Promise<Roadmap
   );
   const base = { roadmap_id: input.roadmapId, capability: input.capability };
   try {
-    if (input.standalone) await markJobStatus({ jobId, status: 'running' });
+    // A submission that never committed has no rows to report to: end without running.
+    if (input.standalone && !(await markRunningOnceRecorded(jobId))) {
+      return { status: 'blocked', reason: 'the submission was never recorded' };
+    }
     const plan = await loadRoadmapPlan({ roadmapId: input.roadmapId });
     const acquired: Array<{ unit: string; attempts: number }> = [];
     for (const unit of plan.units) {

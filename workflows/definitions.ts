@@ -27,10 +27,13 @@ export interface JobInput {
   heartbeatEveryMs?: number;
   /** Product-build pins from the job's metadata (`template`, `design`, `deploy`); they win over the scenario's. */
   product?: { template?: string; design?: string; deploy?: boolean };
+  /** How long to wait for the job's row before ending as never recorded (pure/job-record.ts); tests shorten it. */
+  recordWaitMs?: number;
 }
 
 export interface JobResult {
-  status: 'completed';
+  /** `not_recorded`: the submission's rows never committed, so the job ended without running (pure/job-record.ts). */
+  status: 'completed' | 'not_recorded';
   summary: string;
   createdFiles: string[];
 }

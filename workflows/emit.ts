@@ -4,8 +4,10 @@ import { ACTIVITY_RETRY } from './activity-retry';
 import type { EventKind, EventPayload } from '../events/payloads';
 import type { JobIds } from './definitions';
 
+// One short transaction: an attempt lost with its worker is retried elsewhere after 10 s, not 30 s, since every job
+// the dead worker held waits on it.
 const { appendEvent } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds',
   retry: ACTIVITY_RETRY,
 });
 

@@ -16,6 +16,7 @@ import {
 import type { Activities } from '../activities';
 import { failureChain } from '../pure/failure-chain';
 import { strongestRung } from '../pure/rungs';
+import { NOT_RECORDED_STATUS } from '../pure/job-record';
 import { KEEL_KIND, KEEL_STATUS } from '../pure/search-attributes';
 import {
   answerSignal,
@@ -34,9 +35,11 @@ import {
   type JobResult,
   type LevelResult,
 } from './definitions';
+import { ACTIVITY_RETRY } from './activity-retry';
 import { createEmitter } from './emit';
 import { classifyIntent, type Intent } from './intents';
 import { appendPromptUpdate, interruptsQuery, resumeUpdate, type AppendedPrompt } from './human-input';
+import { markRunningOnceRecorded } from './job-recorded';
 import { runLevel } from './level';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
@@ -44,7 +47,7 @@ import type { Scenario, ScenarioLevel } from '../scenarios/types';
 
 const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  retry: ACTIVITY_RETRY,
 });
 
 /** The team lead speaks for the job, so job-level events carry its role. */
@@ -357,8 +360,11 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     }
   }
 
+  if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs))) {
+    upsertSearchAttributes([{ key: KEEL_STATUS, value: NOT_RECORDED_STATUS }]);
+    return { status: NOT_RECORDED_STATUS, summary: 'the submission was never recorded', createdFiles: [] };
+  }
   try {
-    await markJobStatus({ jobId, status: 'running' });
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
 
     // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.

@@ -31,6 +31,7 @@ import { approvalDecisionSignal } from './human-input';
 import { levelMessages, parseVerdict, preview } from './prompts';
 import { parseReview } from '../pure/review-leads';
 import { toolsFor } from './tools';
+import { LEVEL_ACTIVITY_RETRY } from './activity-retry';
 import { fallbackAfterWalk, fallbackAtRouting } from './provider-fallback';
 
 const { routeLevel, callModel } = proxyActivities<Activities>({
@@ -44,7 +45,7 @@ const { routeLevel, callModel } = proxyActivities<Activities>({
 
 const { runWorkspaceTool, createApproval, markJobStatus, searchKnowledgeBase } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
+  retry: LEVEL_ACTIVITY_RETRY,
 });
 
 /** `heartbeat` event interval while a model call runs, unless the job sets its own. */

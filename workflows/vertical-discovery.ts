@@ -9,6 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
+import { markRunningOnceRecorded } from './job-recorded';
 import { emitSkill, type VerticalInput } from './capability-definitions';
 import { createEmitter } from './emit';
 import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, JOB_ROLE } from './definitions';
@@ -63,8 +64,9 @@ export async function runVerticalDiscovery(input: VerticalInput): Promise<{ conf
     },
   );
 
+  // A submission that never committed has no rows to report to: end without running.
+  if (!(await markRunningOnceRecorded(jobId))) return { confirmed: false };
   try {
-    await markJobStatus({ jobId, status: 'running' });
     await emitSkill(emit, JOB_ROLE, 'vertical_discovery_started', { vertical_id: input.verticalId, name: input.name });
     const plan = await discoverVertical({
       verticalId: input.verticalId,

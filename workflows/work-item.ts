@@ -23,6 +23,7 @@ import {
   type Interrupt,
 } from './definitions';
 import { interruptsQuery, resumeUpdate, type ResumeInput } from './human-input';
+import { markRunningOnceRecorded } from './job-recorded';
 import { emitSkill, type WorkItemInput } from './capability-definitions';
 import { runCapabilityRoadmap } from './capability-roadmap';
 import { createEmitter } from './emit';
@@ -102,7 +103,8 @@ export async function runWorkItem(input: WorkItemInput): Promise<void> {
   );
   try {
     if (input.capabilities.length > 0) {
-      await markJobStatus({ jobId, status: 'running' });
+      // A submission that never committed has no rows to report to: end without running.
+      if (!(await markRunningOnceRecorded(jobId))) return;
       const statuses = await capabilityStatusesOf({ orgId: input.orgId, names: input.capabilities });
       const missing = input.capabilities.filter((name) => statuses[name] !== 'active');
       await emitSkill(emit, JOB_ROLE, 'product_build_started', {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
-import type { QueueStore } from '../../queue/queue-store';
+import type { QueueStore, RateDecision } from '../../queue/queue-store';
 import type { Principal } from '../../jobs/visibility';
 import { AppError, RateLimitedError, UnauthorizedError } from '../../http/errors';
 
@@ -108,10 +108,18 @@ export const principalPlugin = fp(
 
       // Both windows are charged on every request, concurrently (one round trip to Redis, not two). An acting user
       // has a window of their own, not the console token's shared one.
-      const [user, org] = await Promise.all([
-        opts.queue.consume(`rl:user:${principal.user_id}`, opts.rateLimits.userPerMinute, 60),
-        opts.queue.consume(`rl:org:${principal.org_id}`, opts.rateLimits.orgPerMinute, 60),
-      ]);
+      let user: RateDecision, org: RateDecision;
+      try {
+        [user, org] = await Promise.all([
+          opts.queue.consume(`rl:user:${principal.user_id}`, opts.rateLimits.userPerMinute, 60),
+          opts.queue.consume(`rl:org:${principal.org_id}`, opts.rateLimits.orgPerMinute, 60),
+        ]);
+      } catch (err) {
+        // Rate limits protect the service, not the data: with the queue store (Redis) down they let requests through
+        // rather than refuse every one of them (docs/failure-modes.md).
+        request.log.warn({ err }, 'rate limits unavailable (queue store): request let through');
+        return;
+      }
       if (!user.allowed) throw new RateLimitedError('per-user', user.retryAfterMs);
       if (!org.allowed) throw new RateLimitedError('per-org', org.retryAfterMs);
     });

@@ -1,0 +1,98 @@
+import crypto from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { streamJobEvents } from '../../cli/event-stream';
+import { findJob, recordSubmission } from '../../db/jobs';
+import type { EventEnvelope } from '../../events/envelope';
+import { KEEL_STATUS } from '../../pure/search-attributes';
+import type { JobInput, JobResult } from '../../workflows/definitions';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+
+/*
+ * The submission starts the job's workflow inside its database transaction, so a process that dies between the start
+ * and the commit leaves a workflow with no rows. That workflow must end on its own, and a commit that is merely slow
+ * must still run the job.
+ */
+
+let infra: Infrastructure;
+let temporal: TestWorkflowEnvironment;
+let keel: KeelUnderTest;
+
+beforeAll(async () => {
+  infra = await startInfrastructure();
+  temporal = infra.temporal;
+  keel = await startKeel(infra);
+  await keel.startWorker();
+});
+
+afterAll(async () => {
+  await keel?.close();
+  await infra?.close();
+});
+
+function jobInput(prompt: string, recordWaitMs?: number): JobInput {
+  const suffix = crypto.randomUUID().slice(0, 8);
+  return {
+    ids: { job_id: `job-${crypto.randomUUID()}`, workflow_id: `wf-o${suffix}`, prompt_id: `pt-o${suffix}` },
+    prompt,
+    createdBy: 'dev',
+    recordWaitMs,
+  };
+}
+
+test('a job started with no row (its submission never committed) ends itself as not_recorded and writes nothing', async () => {
+  const input = jobInput('Write orphan.md saying hello', 3_000);
+  const handle = await temporal.client.workflow.start('runJob', {
+    workflowId: input.ids.job_id,
+    taskQueue: keel.taskQueue,
+    args: [input],
+    typedSearchAttributes: [{ key: KEEL_STATUS, value: 'queued' }],
+  });
+
+  const result = (await handle.result()) as JobResult;
+  expect(result.status).toBe('not_recorded');
+  const described = await handle.describe();
+  expect(described.status.name).toBe('COMPLETED');
+  expect(described.typedSearchAttributes.get(KEEL_STATUS)).toBe('not_recorded');
+  expect(await findJob(infra.db.pool, input.ids.job_id)).toBeUndefined();
+  const events = await infra.db.pool.query('SELECT 1 FROM job_events WHERE job_id = $1', [input.ids.job_id]);
+  expect(events.rowCount).toBe(0);
+
+  // No level ran: the only activity the workflow scheduled was the status write that found no row.
+  const history = await handle.fetchHistory();
+  const scheduled = (history.events ?? [])
+    .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+    .filter((name): name is string => Boolean(name));
+  expect(new Set(scheduled)).toEqual(new Set(['markJobStatus']));
+  const children = (history.events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
+  expect(children).toHaveLength(0);
+});
+
+test('a submission whose commit lands seconds after the start still runs the job to its final event', async () => {
+  const input = jobInput('Write late.md listing two colours');
+  const { job_id: jobId, workflow_id: workflowId, prompt_id: promptId } = input.ids;
+  await recordSubmission(
+    infra.db.pool,
+    {
+      jobId,
+      workflowId,
+      newWorkflow: true,
+      promptId,
+      prompt: input.prompt,
+      createdBy: 'dev',
+      orgId: 'org-test',
+      taskQueue: keel.taskQueue,
+    },
+    async () => {
+      await temporal.client.workflow.start('runJob', { workflowId: jobId, taskQueue: keel.taskQueue, args: [input] });
+      // The workflow's first status write finds no row while this transaction is open.
+      await delay(2_000);
+    },
+  );
+
+  const events: EventEnvelope[] = [];
+  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
+  expect(events.at(-1)?.kind).toBe('final');
+  expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+  expect((await findJob(infra.db.pool, jobId))?.status).toBe('completed');
+});

@@ -7,6 +7,7 @@ import { DocumentFormatError, parseHubDocument, type HubDocument } from './docum
 import type { EmbedderIdentity } from './embedders/types';
 import { hubFile, HubPathSchema, sourceOf } from './hub-path';
 import type { KnowledgeHub } from './hub';
+import { linkedFilePaths, readLinkedFiles, storeLinkedFiles, type LinkedFile } from './linked-files';
 import { extractLinks, type DocumentLink } from './links';
 
 /** What indexing did to one path. */
@@ -28,6 +29,8 @@ export interface PreparedDocument {
   document: HubDocument;
   chunks: Chunk[];
   links: DocumentLink[];
+  /** Hub paths of the non-markdown files the body links to by a relative URL (stored with the document). */
+  files: string[];
 }
 
 /** Parses and chunks a hub file's text; throws DocumentFormatError when it does not meet the hub's schema. */
@@ -40,6 +43,7 @@ export function prepareDocument(path: string, raw: string): PreparedDocument {
     document,
     chunks: chunkMarkdown(khId, document.body, document.bodyStartLine),
     links: extractLinks(path, document.body),
+    files: linkedFilePaths(path, document.body),
   };
 }
 
@@ -126,11 +130,12 @@ export async function writeDocument(
     'document',
   );
   missing.forEach((chunk, i) => vectors.set(chunk.chunkId, embedded[i]!));
+  const files = await readLinkedFiles(hub.hubDir, prepared.files);
 
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`kb-path:${prepared.path}`]);
-    const result = await applyDocument(hub, client, identity, prepared, vectors);
+    const result = await applyDocument(hub, client, identity, prepared, vectors, files);
     if (result.status === 'invalid') {
       await client.query('ROLLBACK');
       return result;
@@ -158,6 +163,7 @@ async function applyDocument(
   identity: EmbedderIdentity,
   prepared: PreparedDocument,
   vectors: Map<string, number[]>,
+  files: readonly LinkedFile[],
 ): Promise<IndexResult> {
   const { document, path } = prepared;
   const fm = document.frontmatter;
@@ -266,6 +272,7 @@ async function applyDocument(
       ],
     );
   }
+  await storeLinkedFiles(client, khId, prepared.files, files);
   return { path, status: 'indexed', kh_id: khId, chunks: prepared.chunks.length, embedded: fresh.length };
 }
 

@@ -4,9 +4,10 @@ import { clearanceOf } from '../../kb/clearance';
 import { getDocument } from '../../kb/documents';
 import { KbUnavailableError } from '../../kb/errors';
 import { editDocument, readHubFile, writeHubFile } from '../../kb/files';
-import { HubPathSchema } from '../../kb/hub-path';
+import { HubFilePathSchema, HubPathSchema } from '../../kb/hub-path';
 import type { KnowledgeHub } from '../../kb/hub';
 import { KhIdSchema } from '../../kb/kh-id';
+import { readStoredFile } from '../../kb/linked-files';
 import { searchKnowledge } from '../../kb/search';
 import { readableLevels, SensitivitySchema } from '../../kb/sensitivity';
 import type { ApiDeps } from '../deps';
@@ -136,6 +137,25 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const hub = hubOf(deps);
         const clearance = await clearanceOf(deps.pool, principalOf(request));
         return readHubFile(hub, request.query.path, readableLevels(clearance));
+      },
+    );
+
+    app.get(
+      '/v1/kb/attachment',
+      // No response schema: the 200 body is the file's bytes, which the JSON serializer must not touch.
+      { schema: { querystring: z.object({ path: HubFilePathSchema }) } },
+      async (request, reply) => {
+        const hub = hubOf(deps);
+        const clearance = await clearanceOf(deps.pool, principalOf(request));
+        const file = await readStoredFile(hub.pool, request.query.path, readableLevels(clearance));
+        if (!file) throw new NotFoundError(`hub attachment ${request.query.path}`);
+        // Attachments are whatever a page held (HTML and SVG included): never let a browser run them as this origin.
+        return reply
+          .header('content-type', file.contentType)
+          .header('content-security-policy', "sandbox; default-src 'none'")
+          .header('x-content-type-options', 'nosniff')
+          .header('etag', `"${file.sha256}"`)
+          .send(file.bytes);
       },
     );
 

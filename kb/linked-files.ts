@@ -6,6 +6,7 @@ import type { Pool, PoolClient } from 'pg';
 import { hubFile, HubFilePathSchema } from './hub-path';
 import { parseMarkdown, type Token } from './markdown';
 import type { Sensitivity } from './sensitivity';
+import { visibleSql } from './space';
 
 /**
  * The largest linked file the index keeps. Files are stored in PostgreSQL (bytea), read whole into memory when
@@ -108,12 +109,13 @@ export async function readStoredFile(
   pool: Pool,
   hubPath: string,
   levels: Sensitivity[],
+  org: string | null,
 ): Promise<{ contentType: string; bytes: Buffer; sha256: string } | undefined> {
   const { rows } = await pool.query<{ content_type: string; bytes: Buffer; sha256: string }>(
     `SELECT f.content_type, f.bytes, f.sha256 FROM kb_files f JOIN kb_documents d ON d.kh_id = f.kh_id
-     WHERE f.path = $1 AND d.sensitivity = ANY($2::text[])
+     WHERE f.path = $1 AND d.sensitivity = ANY($2::text[]) AND ${visibleSql('$3')}
      ORDER BY d.updated_at DESC LIMIT 1`,
-    [hubPath, levels],
+    [hubPath, levels, org],
   );
   const row = rows[0];
   return row ? { contentType: row.content_type, bytes: row.bytes, sha256: row.sha256 } : undefined;

@@ -5,11 +5,12 @@ import { proposeVerticalPlan, readConfirmation, type KnowledgeSource } from '../
 import { catalogEntry } from '../capabilities/catalog';
 import { capabilityStatuses, finishRoadmap, getRoadmap, recordUnit, seedCapabilities } from '../db/capabilities';
 import { withTransaction } from '../db/transaction';
-import { answerVertical, failVertical, recordVerticalPlan } from '../db/verticals';
+import { answerVertical, failVertical, getVertical, recordVerticalPlan } from '../db/verticals';
 import { setWorkItemState } from '../db/work-items';
 import type { KnowledgeHub } from '../kb/hub';
 import { searchKnowledge } from '../kb/search';
 import { levelsUpTo } from '../kb/sensitivity';
+import { SHARED_SPACE_ONLY } from '../kb/space';
 import type { UnitSpec } from '../workflows/capability-definitions';
 import { AGENT_CLEARANCE } from './knowledge';
 import { seedOf } from '../capabilities/registry';
@@ -129,10 +130,13 @@ export function capabilityActivities(deps: CapabilityActivityDeps) {
       const sources: KnowledgeSource[] = [];
       if (deps.kb) {
         try {
+          // The vertical's org and the shared space: another org's documents never shape this org's plan.
+          const vertical = await getVertical(deps.pool, input.verticalId);
           const hits = await searchKnowledge(deps.kb, {
             query: `${input.name} ${input.description ?? ''}`.trim(),
             k: 5,
             levels: levelsUpTo(AGENT_CLEARANCE),
+            org: vertical?.org_id ?? SHARED_SPACE_ONLY,
           });
           for (const hit of hits)
             sources.push({ kh_id: hit.kh_id, title: hit.title, path: hit.path, snippet: hit.snippet });

@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     const hybrid: number[] = [];
     for (const query of texts) {
       const t0 = performance.now();
-      await searchKnowledge(hub, { query, k: 8, levels });
+      await searchKnowledge(hub, { query, k: 8, levels, org: null });
       hybrid.push(performance.now() - t0);
     }
 

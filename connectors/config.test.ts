@@ -6,7 +6,12 @@ import { cloneUrl } from './github';
 describe('connector configuration', () => {
   it('defaults every connector to disabled with the spec schedules', () => {
     const env = connectorsEnv.parse({});
-    expect(scheduleSettings(env, 'notion')).toEqual({ enabled: false, cron: '0 */2 * * *', authSecretId: undefined });
+    expect(scheduleSettings(env, 'notion')).toEqual({
+      enabled: false,
+      cron: '0 */2 * * *',
+      authSecretId: undefined,
+      org: null,
+    });
     expect(scheduleSettings(env, 'slack').cron).toBe('*/30 * * * *');
     expect(scheduleSettings(env, 'github').cron).toBe('0 */6 * * *');
   });

@@ -41,9 +41,15 @@ function connectorKeys<N extends string>(upper: N, schedule: string) {
     [`CONNECTOR_${upper}_SCHEDULE`]: z.preprocess(emptyAsUndefined, CronSchema.default(schedule)),
     /** The secret holding the credential; the value itself is only ever read from the secrets store. */
     [`CONNECTOR_${upper}_AUTH_SECRET_ID`]: optional(SecretIdSchema),
+    /**
+     * The org whose hub space the connector's documents land in; unset → the shared space every org reads
+     * (docs/knowledge-hub.md, Tenancy).
+     */
+    [`CONNECTOR_${upper}_ORG`]: optional(z.string().trim().min(1).max(200)),
   } as Record<`CONNECTOR_${N}_ENABLED`, z.ZodType<boolean>> &
     Record<`CONNECTOR_${N}_SCHEDULE`, z.ZodType<string>> &
-    Record<`CONNECTOR_${N}_AUTH_SECRET_ID`, z.ZodType<string | undefined>>;
+    Record<`CONNECTOR_${N}_AUTH_SECRET_ID`, z.ZodType<string | undefined>> &
+    Record<`CONNECTOR_${N}_ORG`, z.ZodType<string | undefined>>;
 }
 
 /** What every connector shares: enabled flags, schedules, auth secret ids, the hub to clone and the secrets store. */
@@ -64,11 +70,12 @@ export type ConnectorsEnv = z.infer<typeof connectorsEnv>;
 export function scheduleSettings(
   env: ConnectorsEnv,
   name: ConnectorName,
-): { enabled: boolean; cron: string; authSecretId: string | undefined } {
+): { enabled: boolean; cron: string; authSecretId: string | undefined; org: string | null } {
   const upper = name.toUpperCase() as 'NOTION' | 'SLACK' | 'GITHUB';
   return {
     enabled: env[`CONNECTOR_${upper}_ENABLED`],
     cron: env[`CONNECTOR_${upper}_SCHEDULE`],
     authSecretId: env[`CONNECTOR_${upper}_AUTH_SECRET_ID`],
+    org: env[`CONNECTOR_${upper}_ORG`] ?? null,
   };
 }

@@ -29,6 +29,16 @@ export interface SourceRecord {
   extra?: Record<string, unknown>;
   /** The rendered markdown body (no frontmatter). */
   body: string;
+  /**
+   * Files the body links to by a relative URL (a Notion page's copied attachments): written into the hub before the
+   * document, so indexing it stores them with it. Paths are hub paths under the connector's `sources/<service>/`.
+   */
+  files?: SourceFile[];
+}
+
+export interface SourceFile {
+  path: string;
+  bytes: Uint8Array;
 }
 
 /** What a connector may use while it reads; everything with side effects stays in the run. */

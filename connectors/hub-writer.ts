@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseHubDocument, renderHubDocument, HubFrontmatterSchema } from '../kb/document-format';
-import { hubFile, HubPathSchema } from '../kb/hub-path';
+import { hubFile, HubFilePathSchema, HubPathSchema } from '../kb/hub-path';
 import { khIdFor } from '../kb/kh-id';
 import type { ConnectorName, SourceRecord } from './contract';
 
@@ -88,6 +88,25 @@ export function checkRecordPath(connector: ConnectorName, record: SourceRecord):
   return valid.data;
 }
 
+/** Each file's path must be a hub file path under `sources/<connector>/`, like its document's. */
+function checkFilePaths(connector: ConnectorName, record: SourceRecord): void {
+  for (const file of record.files ?? []) {
+    const valid = HubFilePathSchema.safeParse(file.path);
+    if (!valid.success || !file.path.startsWith(`sources/${connector}/`)) {
+      const why = valid.success ? `is not under sources/${connector}/` : valid.error.issues[0]!.message;
+      throw new RecordInvalidError(`record ${record.sourceId}: file ${file.path}: ${why}`);
+    }
+  }
+}
+
+/** Write then rename: a crash never leaves a half-written file for the indexer. */
+async function writeAtomically(file: string, content: string | Uint8Array): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, content);
+  await fs.rename(tmp, file);
+}
+
 /** The working directory's file at `hubPath`, parsed; undefined when absent or not a valid hub document. */
 export async function previousFromFile(hubDir: string, hubPath: string): Promise<PreviousDocument | undefined> {
   let raw: string;
@@ -121,6 +140,7 @@ export async function writeRecord(input: {
 }): Promise<WriteOutcome> {
   const { record } = input;
   const hubPath = checkRecordPath(input.connector, record);
+  checkFilePaths(input.connector, record);
   const now = (input.now ?? (() => new Date()))().toISOString();
   const previous = await input.previous(hubPath);
   let frontmatter = frontmatterFor(record, previous, now);
@@ -135,11 +155,8 @@ export async function writeRecord(input: {
     return { path: hubPath, status: 'unchanged', bytes };
   }
   if (previous && !record.updatedAt) frontmatter = { ...frontmatter, updated_at: now };
-  const file = hubFile(input.hubDir, hubPath);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  // Write then rename: a crash never leaves a half-written document for the indexer.
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, renderHubDocument(frontmatter, record.body));
-  await fs.rename(tmp, file);
+  // The files first: indexing the document stores the files its body links to that are there.
+  for (const linked of record.files ?? []) await writeAtomically(hubFile(input.hubDir, linked.path), linked.bytes);
+  await writeAtomically(hubFile(input.hubDir, hubPath), renderHubDocument(frontmatter, record.body));
   return { path: hubPath, status: 'written', bytes };
 }

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { Embedder } from '../kb/embedders/types';
 import { createHub } from '../kb/hub';
 import { indexPaths, type IndexResult } from '../kb/indexer';
+import { scheduleSettings } from './config';
 import type { ConnectorsConfig } from './settings';
 import type { Connector, ConnectorName } from './contract';
 import { checkoutHub } from './hub-checkout';
@@ -44,6 +45,8 @@ export async function runConnectorOnce(input: RunOnceInput): Promise<RunReport> 
   const log = input.log ?? (() => undefined);
   const signal = input.signal ?? new AbortController().signal;
   const connector = input.connector ?? createConnector(input.name, input.config);
+  // Every document of the run lands in the connector's configured space (an org, or the shared space).
+  const { org } = scheduleSettings(input.config.shared, input.name);
   const checkout = await checkoutHub(input.config.shared.KB_HUB_URL, signal);
   try {
     const hub = createHub({
@@ -69,7 +72,7 @@ export async function runConnectorOnce(input: RunOnceInput): Promise<RunReport> 
         log,
       },
       async index(paths) {
-        for (const result of await indexPaths(hub, paths)) {
+        for (const result of await indexPaths(hub, paths, { org })) {
           if (result.status === 'invalid') {
             log(`index refused ${result.path}: ${result.error}`);
             indexProblems.push(result);

@@ -1,8 +1,11 @@
 import type { KnowledgeHub } from './hub';
 import type { Sensitivity } from './sensitivity';
+import { visibleSql } from './space';
 
 export interface DocumentRow {
   kh_id: string;
+  /** The document's org; null for the shared space. */
+  org_id: string | null;
   path: string;
   title: string;
   frontmatter: Record<string, unknown>;
@@ -21,11 +24,12 @@ export async function getDocument(
   hub: KnowledgeHub,
   khId: string,
   levels: Sensitivity[],
+  org: string | null,
 ): Promise<DocumentRow | undefined> {
   const { rows } = await hub.pool.query<DocumentRow>(
-    `SELECT kh_id, path, title, frontmatter, body, sensitivity, tags, source, source_url, content_hash, created_at, updated_at
-     FROM kb_documents WHERE kh_id = $1 AND sensitivity = ANY($2::text[])`,
-    [khId, levels],
+    `SELECT kh_id, org_id, path, title, frontmatter, body, sensitivity, tags, source, source_url, content_hash, created_at, updated_at
+     FROM kb_documents d WHERE kh_id = $1 AND sensitivity = ANY($2::text[]) AND ${visibleSql('$3')}`,
+    [khId, levels, org],
   );
   return rows[0];
 }
@@ -36,18 +40,18 @@ export interface Domains {
 }
 
 /** The hub's domains as the caller can see them: each source with its document and chunk counts, each tag. */
-export async function listDomains(hub: KnowledgeHub, levels: Sensitivity[]): Promise<Domains> {
+export async function listDomains(hub: KnowledgeHub, levels: Sensitivity[], org: string | null): Promise<Domains> {
   const sources = await hub.pool.query<{ source: string; documents: string; chunks: string }>(
     `SELECT d.source, count(DISTINCT d.kh_id) AS documents, count(c.chunk_id) AS chunks
      FROM kb_documents d LEFT JOIN kb_chunks c ON c.kh_id = d.kh_id
-     WHERE d.sensitivity = ANY($1::text[])
+     WHERE d.sensitivity = ANY($1::text[]) AND ${visibleSql('$2')}
      GROUP BY d.source ORDER BY d.source`,
-    [levels],
+    [levels, org],
   );
   const tags = await hub.pool.query<{ tag: string; documents: string }>(
-    `SELECT tag, count(*) AS documents FROM kb_documents, unnest(tags) AS tag
-     WHERE sensitivity = ANY($1::text[]) GROUP BY tag ORDER BY count(*) DESC, tag LIMIT 500`,
-    [levels],
+    `SELECT tag, count(*) AS documents FROM kb_documents d, unnest(d.tags) AS tag
+     WHERE d.sensitivity = ANY($1::text[]) AND ${visibleSql('$2')} GROUP BY tag ORDER BY count(*) DESC, tag LIMIT 500`,
+    [levels, org],
   );
   return {
     sources: sources.rows.map((r) => ({ source: r.source, documents: Number(r.documents), chunks: Number(r.chunks) })),
@@ -68,15 +72,15 @@ export interface ScopeEntry {
 /** One page of a domain's documents in path order; `after` is the last path of the previous page. */
 export async function listScope(
   hub: KnowledgeHub,
-  input: { source?: string; tag?: string; levels: Sensitivity[]; limit: number; after?: string },
+  input: { source?: string; tag?: string; levels: Sensitivity[]; org: string | null; limit: number; after?: string },
 ): Promise<ScopeEntry[]> {
   const { rows } = await hub.pool.query<ScopeEntry>(
-    `SELECT kh_id, path, title, sensitivity, tags, source, updated_at FROM kb_documents
-     WHERE sensitivity = ANY($1::text[])
+    `SELECT kh_id, path, title, sensitivity, tags, source, updated_at FROM kb_documents d
+     WHERE sensitivity = ANY($1::text[]) AND ${visibleSql('$6')}
        AND ($2::text IS NULL OR source = $2) AND ($3::text IS NULL OR $3 = ANY(tags))
        AND ($4::text IS NULL OR path > $4)
      ORDER BY path LIMIT $5`,
-    [input.levels, input.source ?? null, input.tag ?? null, input.after ?? null, input.limit],
+    [input.levels, input.source ?? null, input.tag ?? null, input.after ?? null, input.limit, input.org],
   );
   return rows;
 }
@@ -96,6 +100,7 @@ export async function nearestDocuments(
   hub: KnowledgeHub,
   khId: string,
   levels: Sensitivity[],
+  org: string | null,
   limit: number,
 ): Promise<Neighbour[]> {
   const identity = await hub.ready();
@@ -119,12 +124,13 @@ export async function nearestDocuments(
          SELECT c.kh_id, c.embedding::vector(${dims}) <=> $1::vector(${dims}) AS distance
          FROM kb_chunks c JOIN kb_documents d ON d.kh_id = c.kh_id
          WHERE c.embedding_dims = ${dims} AND c.embedding_model = $2 AND c.kh_id <> $3 AND d.sensitivity = ANY($4::text[])
+           AND ${visibleSql('$6')}
          ORDER BY c.embedding::vector(${dims}) <=> $1::vector(${dims})
          LIMIT 100)
        SELECT n.kh_id, d.path, d.title, min(n.distance) AS distance
        FROM near n JOIN kb_documents d ON d.kh_id = n.kh_id
        GROUP BY n.kh_id, d.path, d.title ORDER BY min(n.distance), n.kh_id LIMIT $5`,
-      [vector, identity.model, khId, levels, limit],
+      [vector, identity.model, khId, levels, limit, org],
     );
     await client.query('COMMIT');
     return rows.map((r) => ({
@@ -151,6 +157,7 @@ export async function linksOf(
   hub: KnowledgeHub,
   doc: { kh_id: string; path: string },
   levels: Sensitivity[],
+  org: string | null,
 ): Promise<Links> {
   const outgoing = await hub.pool.query<{
     href: string;
@@ -160,14 +167,16 @@ export async function linksOf(
   }>(
     `SELECT l.href, t.kh_id, t.path, t.title FROM kb_links l
      LEFT JOIN kb_documents t ON (t.kh_id = l.target_kh_id OR t.path = l.target_path) AND t.sensitivity = ANY($2::text[])
+       AND ${visibleSql('$3', 't')}
      WHERE l.kh_id = $1 ORDER BY l.href`,
-    [doc.kh_id, levels],
+    [doc.kh_id, levels, org],
   );
   const incoming = await hub.pool.query<{ kh_id: string; path: string; title: string }>(
     `SELECT DISTINCT d.kh_id, d.path, d.title FROM kb_links l JOIN kb_documents d ON d.kh_id = l.kh_id
      WHERE (l.target_kh_id = $1 OR l.target_path = $2) AND l.kh_id <> $1 AND d.sensitivity = ANY($3::text[])
+       AND ${visibleSql('$4')}
      ORDER BY d.path LIMIT 200`,
-    [doc.kh_id, doc.path, levels],
+    [doc.kh_id, doc.path, levels, org],
   );
   return { outgoing: outgoing.rows, incoming: incoming.rows };
 }

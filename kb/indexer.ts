@@ -7,6 +7,7 @@ import { DocumentFormatError, parseHubDocument, type HubDocument } from './docum
 import type { EmbedderIdentity } from './embedders/types';
 import { hubFile, HubPathSchema, sourceOf } from './hub-path';
 import type { KnowledgeHub } from './hub';
+import { linkedFilePaths, readLinkedFiles, storeLinkedFiles, type LinkedFile } from './linked-files';
 import { extractLinks, type DocumentLink } from './links';
 
 /** What indexing did to one path. */
@@ -28,6 +29,8 @@ export interface PreparedDocument {
   document: HubDocument;
   chunks: Chunk[];
   links: DocumentLink[];
+  /** Hub paths of the non-markdown files the body links to by a relative URL (stored with the document). */
+  files: string[];
 }
 
 /** Parses and chunks a hub file's text; throws DocumentFormatError when it does not meet the hub's schema. */
@@ -40,7 +43,16 @@ export function prepareDocument(path: string, raw: string): PreparedDocument {
     document,
     chunks: chunkMarkdown(khId, document.body, document.bodyStartLine),
     links: extractLinks(path, document.body),
+    files: linkedFilePaths(path, document.body),
   };
+}
+
+/**
+ * The space documents are indexed into: an org id, or null for the shared space. Left out, a document already in the
+ * index keeps its space and a new one lands in the shared space (the operator's curated hub: `keel kb index`).
+ */
+export interface IndexOptions {
+  org?: string | null;
 }
 
 /**
@@ -52,13 +64,17 @@ export function prepareDocument(path: string, raw: string): PreparedDocument {
  * A path that is not a valid hub path, or a file that fails the frontmatter schema, is reported `invalid` and its
  * previous index entry (if any) is left as it was. Embedder and database failures throw.
  */
-export async function indexPaths(hub: KnowledgeHub, paths: readonly string[]): Promise<IndexResult[]> {
+export async function indexPaths(
+  hub: KnowledgeHub,
+  paths: readonly string[],
+  options: IndexOptions = {},
+): Promise<IndexResult[]> {
   const identity = await hub.ready();
   const results: IndexResult[] = [];
   const client = await hub.pool.connect();
   try {
     for (const path of [...new Set(paths)]) {
-      results.push(await indexOnePath(hub, client, identity, path));
+      results.push(await indexOnePath(hub, client, identity, path, options));
     }
   } finally {
     client.release();
@@ -71,6 +87,7 @@ async function indexOnePath(
   client: PoolClient,
   identity: EmbedderIdentity,
   path: string,
+  options: IndexOptions,
 ): Promise<IndexResult> {
   const valid = HubPathSchema.safeParse(path);
   if (!valid.success) return { path, status: 'invalid', error: `path: ${valid.error.issues[0]!.message}` };
@@ -88,7 +105,7 @@ async function indexOnePath(
     if (err instanceof DocumentFormatError) return { path, status: 'invalid', error: err.message };
     throw err;
   }
-  return writeDocument(hub, client, identity, prepared);
+  return writeDocument(hub, client, identity, prepared, { org: options.org });
 }
 
 async function deleteDocument(client: PoolClient, path: string): Promise<IndexResult> {
@@ -107,16 +124,23 @@ export async function writeDocument(
   client: PoolClient,
   identity: EmbedderIdentity,
   prepared: PreparedDocument,
-  beforeCommit?: () => Promise<void>,
+  options: IndexOptions & {
+    /** Under the path's lock, before the index changes: sees what the write replaces, and may refuse it. */
+    beforeApply?: () => Promise<void>;
+    /** Under the path's lock, after the index changed and before commit (a write's file goes here). */
+    beforeCommit?: () => Promise<void>;
+  } = {},
 ): Promise<IndexResult> {
+  const { beforeCommit } = options;
   const khId = prepared.document.frontmatter.id;
   const known = await storedChunkIds(client, khId, identity);
-  const current = await client.query<{ content_hash: string; kh_id: string }>(
-    'SELECT content_hash, kh_id FROM kb_documents WHERE path = $1',
+  const current = await client.query<{ content_hash: string; kh_id: string; org_id: string | null }>(
+    'SELECT content_hash, kh_id, org_id FROM kb_documents WHERE path = $1',
     [prepared.path],
   );
-  const same = current.rows[0]?.content_hash === prepared.contentHash && current.rows[0]?.kh_id === khId;
-  if (same && known.size === prepared.chunks.length && !beforeCommit) {
+  const sameSpace = options.org === undefined || current.rows[0]?.org_id === options.org;
+  const same = current.rows[0]?.content_hash === prepared.contentHash && current.rows[0]?.kh_id === khId && sameSpace;
+  if (same && known.size === prepared.chunks.length && !beforeCommit && !options.beforeApply) {
     return { path: prepared.path, status: 'unchanged', kh_id: khId };
   }
   const missing = prepared.chunks.filter((chunk) => !known.has(chunk.chunkId));
@@ -126,11 +150,13 @@ export async function writeDocument(
     'document',
   );
   missing.forEach((chunk, i) => vectors.set(chunk.chunkId, embedded[i]!));
+  const files = await readLinkedFiles(hub.hubDir, prepared.files);
 
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`kb-path:${prepared.path}`]);
-    const result = await applyDocument(hub, client, identity, prepared, vectors);
+    if (options.beforeApply) await options.beforeApply();
+    const result = await applyDocument(hub, client, identity, prepared, vectors, files, options.org);
     if (result.status === 'invalid') {
       await client.query('ROLLBACK');
       return result;
@@ -158,13 +184,22 @@ async function applyDocument(
   identity: EmbedderIdentity,
   prepared: PreparedDocument,
   vectors: Map<string, number[]>,
+  files: readonly LinkedFile[],
+  org: string | null | undefined,
 ): Promise<IndexResult> {
   const { document, path } = prepared;
   const fm = document.frontmatter;
   const khId = fm.id;
 
-  const holder = await client.query<{ path: string }>('SELECT path FROM kb_documents WHERE kh_id = $1', [khId]);
+  const holder = await client.query<{ path: string; org_id: string | null }>(
+    'SELECT path, org_id FROM kb_documents WHERE kh_id = $1',
+    [khId],
+  );
   const previousPath = holder.rows[0]?.path;
+  if (previousPath && previousPath !== path && org !== undefined && holder.rows[0]!.org_id !== org) {
+    // Another space's document: not even its path is told.
+    return { path, status: 'invalid', error: `id ${khId} belongs to another document` };
+  }
   if (previousPath && previousPath !== path) {
     // The same id at a new path is a move only if the old file is gone; otherwise two files claim one id.
     const oldStillThere = await fs
@@ -178,10 +213,11 @@ async function applyDocument(
   // A different document at this path (its file was rewritten with another id) is replaced.
   await client.query('DELETE FROM kb_documents WHERE path = $1 AND kh_id <> $2', [path, khId]);
   await client.query(
-    `INSERT INTO kb_documents (kh_id, path, title, frontmatter, body, sensitivity, tags, source, source_url, source_hash, content_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    `INSERT INTO kb_documents (kh_id, path, title, frontmatter, body, sensitivity, tags, source, source_url, source_hash, content_hash, org_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (kh_id) DO UPDATE SET path = $2, title = $3, frontmatter = $4, body = $5, sensitivity = $6, tags = $7,
-       source = $8, source_url = $9, source_hash = $10, content_hash = $11, updated_at = now()`,
+       source = $8, source_url = $9, source_hash = $10, content_hash = $11, updated_at = now(),
+       org_id = CASE WHEN $13 THEN $12 ELSE kb_documents.org_id END`,
     [
       khId,
       path,
@@ -194,6 +230,8 @@ async function applyDocument(
       fm.source_url ?? null,
       fm.source_hash ?? null,
       prepared.contentHash,
+      org ?? null,
+      org !== undefined,
     ],
   );
 
@@ -266,6 +304,7 @@ async function applyDocument(
       ],
     );
   }
+  await storeLinkedFiles(client, khId, prepared.files, files);
   return { path, status: 'indexed', kh_id: khId, chunks: prepared.chunks.length, embedded: fresh.length };
 }
 

@@ -1,5 +1,6 @@
 import type { KnowledgeHub } from './hub';
 import type { Sensitivity } from './sensitivity';
+import { visibleSql } from './space';
 
 /** Candidates each ranker contributes before fusion. */
 const CANDIDATES = 50;
@@ -33,12 +34,19 @@ interface Candidate {
 /**
  * Hybrid search: the query's vector against the HNSW index (cosine) and the query's words against the chunks'
  * full-text index (any word, ranked by cover density), fused by reciprocal rank: score = Σ 1 / (60 + rank) over the
- * two lists. Both lists only hold chunks the caller may read (`levels`) that pass the filters; chunks whose vectors
+ * two lists. Both lists only hold chunks the caller may read (`levels`, `org`) that pass the filters; chunks whose vectors
  * came from another embedder are never compared.
  */
 export async function searchKnowledge(
   hub: KnowledgeHub,
-  input: { query: string; k: number; levels: Sensitivity[]; filters?: SearchFilters },
+  input: {
+    query: string;
+    k: number;
+    levels: Sensitivity[];
+    /** The reader's org (its documents and the shared space), or null for every org (admin tokens). */
+    org: string | null;
+    filters?: SearchFilters;
+  },
 ): Promise<SearchHit[]> {
   if (input.levels.length === 0) return [];
   const identity = await hub.ready();
@@ -47,8 +55,9 @@ export async function searchKnowledge(
   const literal = `[${vector!.join(',')}]`;
   const filterSql = `d.sensitivity = ANY($2::text[])
     AND ($3::text[] IS NULL OR d.tags && $3::text[])
-    AND ($4::text[] IS NULL OR d.source = ANY($4::text[]))`;
-  const filterArgs = [input.levels, input.filters?.tags ?? null, input.filters?.source ?? null];
+    AND ($4::text[] IS NULL OR d.source = ANY($4::text[]))
+    AND ${visibleSql('$5')}`;
+  const filterArgs = [input.levels, input.filters?.tags ?? null, input.filters?.source ?? null, input.org];
 
   const client = await hub.pool.connect();
   try {
@@ -59,7 +68,7 @@ export async function searchKnowledge(
     const byVector = await client.query<Candidate & { distance: number }>(
       `SELECT c.chunk_id, c.embedding::vector(${dims}) <=> $1::vector(${dims}) AS distance
        FROM kb_chunks c JOIN kb_documents d ON d.kh_id = c.kh_id
-       WHERE c.embedding_dims = ${dims} AND c.embedding_model = $5 AND ${filterSql}
+       WHERE c.embedding_dims = ${dims} AND c.embedding_model = $6 AND ${filterSql}
        ORDER BY c.embedding::vector(${dims}) <=> $1::vector(${dims})
        LIMIT ${CANDIDATES}`,
       [literal, ...filterArgs, identity.model],

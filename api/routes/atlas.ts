@@ -4,6 +4,7 @@ import { clearanceOf } from '../../kb/clearance';
 import { getDocument, linksOf, listDomains, listScope, nearestDocuments } from '../../kb/documents';
 import { KhIdSchema } from '../../kb/kh-id';
 import { readableLevels, SensitivitySchema } from '../../kb/sensitivity';
+import { readerOrg } from '../../kb/space';
 import type { ApiDeps } from '../deps';
 import { AppError, NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
@@ -52,8 +53,9 @@ export function atlasRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const hub = hubOf(deps);
-        const clearance = await clearanceOf(deps.pool, principalOf(request));
-        return listDomains(hub, readableLevels(clearance));
+        const principal = principalOf(request);
+        const clearance = await clearanceOf(deps.pool, principal);
+        return listDomains(hub, readableLevels(clearance), readerOrg(principal));
       },
     );
 
@@ -77,13 +79,15 @@ export function atlasRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const hub = hubOf(deps);
-        const clearance = await clearanceOf(deps.pool, principalOf(request));
+        const principal = principalOf(request);
+        const clearance = await clearanceOf(deps.pool, principal);
         const { source, tag, limit, cursor } = request.query;
         const rows = await listScope(hub, {
           source,
           tag,
           limit,
           levels: readableLevels(clearance),
+          org: readerOrg(principal),
           after: cursor ? decodeCursor(cursor) : undefined,
         });
         return {
@@ -123,14 +127,18 @@ export function atlasRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const hub = hubOf(deps);
-        const levels = readableLevels(await clearanceOf(deps.pool, principalOf(request)));
-        const doc = await getDocument(hub, request.params.kh_id, levels);
+        const principal = principalOf(request);
+        const levels = readableLevels(await clearanceOf(deps.pool, principal));
+        const org = readerOrg(principal);
+        const doc = await getDocument(hub, request.params.kh_id, levels, org);
         if (!doc) throw new NotFoundError(`document ${request.params.kh_id}`);
         const chunks = await hub.pool.query<{ n: string }>('SELECT count(*) AS n FROM kb_chunks WHERE kh_id = $1', [
           doc.kh_id,
         ]);
         const neighbours =
-          request.query.neighbours > 0 ? await nearestDocuments(hub, doc.kh_id, levels, request.query.neighbours) : [];
+          request.query.neighbours > 0
+            ? await nearestDocuments(hub, doc.kh_id, levels, org, request.query.neighbours)
+            : [];
         return {
           document: {
             kh_id: doc.kh_id,
@@ -144,7 +152,7 @@ export function atlasRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             chunks: Number(chunks.rows[0]!.n),
           },
           neighbours,
-          links: await linksOf(hub, doc, levels),
+          links: await linksOf(hub, doc, levels, org),
         };
       },
     );

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { clearanceOf } from '../../kb/clearance';
 import { getDocument } from '../../kb/documents';
 import { KbUnavailableError } from '../../kb/errors';
-import { editDocument, readHubFile, writeHubFile } from '../../kb/files';
-import { HubPathSchema } from '../../kb/hub-path';
+import { deleteDocument, editDocument, readHubFile, writeHubFile } from '../../kb/files';
+import { HubFilePathSchema, HubPathSchema } from '../../kb/hub-path';
 import type { KnowledgeHub } from '../../kb/hub';
 import { KhIdSchema } from '../../kb/kh-id';
+import { readStoredFile } from '../../kb/linked-files';
 import { searchKnowledge } from '../../kb/search';
 import { readableLevels, SensitivitySchema } from '../../kb/sensitivity';
+import { readerOrg } from '../../kb/space';
 import type { ApiDeps } from '../deps';
 import { NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
@@ -52,6 +54,8 @@ export const KbQueryResponseSchema = z.object({
 
 export const KbDocSchema = z.object({
   kh_id: z.string(),
+  /** `"shared"`, or the org the document belongs to. */
+  space: z.union([z.literal('shared'), z.object({ org: z.string() })]),
   path: z.string(),
   title: z.string(),
   frontmatter: z.record(z.string(), z.unknown()),
@@ -106,7 +110,7 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const clearance = await clearanceOf(deps.pool, principal);
         const { query, k, filters } = request.body;
         const levels = readableLevels(clearance, filters?.sensitivity);
-        const results = await searchKnowledge(hub, { query, k, levels, filters });
+        const results = await searchKnowledge(hub, { query, k, levels, org: readerOrg(principal), filters });
         return { results, embedder: await hub.ready() };
       },
     );
@@ -116,11 +120,45 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       { schema: { params: z.object({ kh_id: KhIdSchema }), response: { 200: KbDocSchema, ...errors } } },
       async (request) => {
         const hub = hubOf(deps);
-        const clearance = await clearanceOf(deps.pool, principalOf(request));
-        const doc = await getDocument(hub, request.params.kh_id, readableLevels(clearance));
+        const principal = principalOf(request);
+        const clearance = await clearanceOf(deps.pool, principal);
+        const doc = await getDocument(hub, request.params.kh_id, readableLevels(clearance), readerOrg(principal));
         if (!doc) throw new NotFoundError(`document ${request.params.kh_id}`);
-        const { body, created_at, updated_at, ...rest } = doc;
-        return { ...rest, markdown: body, created_at: created_at.toISOString(), updated_at: updated_at.toISOString() };
+        const { body, created_at, updated_at, org_id, ...rest } = doc;
+        return {
+          ...rest,
+          space: org_id === null ? ('shared' as const) : { org: org_id },
+          markdown: body,
+          created_at: created_at.toISOString(),
+          updated_at: updated_at.toISOString(),
+        };
+      },
+    );
+
+    app.delete(
+      '/v1/kb/doc/:kh_id',
+      {
+        schema: {
+          params: z.object({ kh_id: KhIdSchema }),
+          querystring: z.object({ base_hash: Hash.optional() }),
+          response: {
+            200: z.object({ kh_id: z.string(), path: z.string(), status: z.literal('deleted') }),
+            403: ErrorSchema,
+            ...errors,
+          },
+        },
+      },
+      async (request) => {
+        const hub = hubOf(deps);
+        const principal = principalOf(request);
+        const clearance = await clearanceOf(deps.pool, principal);
+        const deleted = await deleteDocument(hub, {
+          kh_id: request.params.kh_id,
+          expectHash: request.query.base_hash,
+          levels: readableLevels(clearance),
+          caller: principal,
+        });
+        return { ...deleted, status: 'deleted' as const };
       },
     );
 
@@ -134,8 +172,34 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const hub = hubOf(deps);
-        const clearance = await clearanceOf(deps.pool, principalOf(request));
-        return readHubFile(hub, request.query.path, readableLevels(clearance));
+        const principal = principalOf(request);
+        const clearance = await clearanceOf(deps.pool, principal);
+        return readHubFile(hub, request.query.path, readableLevels(clearance), principal);
+      },
+    );
+
+    app.get(
+      '/v1/kb/attachment',
+      // No response schema: the 200 body is the file's bytes, which the JSON serializer must not touch.
+      { schema: { querystring: z.object({ path: HubFilePathSchema }) } },
+      async (request, reply) => {
+        const hub = hubOf(deps);
+        const principal = principalOf(request);
+        const clearance = await clearanceOf(deps.pool, principal);
+        const file = await readStoredFile(
+          hub.pool,
+          request.query.path,
+          readableLevels(clearance),
+          readerOrg(principal),
+        );
+        if (!file) throw new NotFoundError(`hub attachment ${request.query.path}`);
+        // Attachments are whatever a page held (HTML and SVG included): never let a browser run them as this origin.
+        return reply
+          .header('content-type', file.contentType)
+          .header('content-security-policy', "sandbox; default-src 'none'")
+          .header('x-content-type-options', 'nosniff')
+          .header('etag', `"${file.sha256}"`)
+          .send(file.bytes);
       },
     );
 
@@ -147,15 +211,20 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             path: HubPathSchema,
             content: z.string().min(1).max(MAX_FILE_CHARS),
             base_hash: Hash.nullable().optional(),
+            /** Where a new document goes: the token's org (default) or the shared space (admin tokens). */
+            space: z.enum(['org', 'shared']).optional(),
           }),
           response: { 200: WriteResultSchema, 403: ErrorSchema, ...errors },
         },
       },
       async (request) => {
         const hub = hubOf(deps);
-        const clearance = await clearanceOf(deps.pool, principalOf(request));
-        const { path, content, base_hash } = request.body;
-        return writeView(await writeHubFile(hub, { path, content, expectHash: base_hash, clearance }));
+        const principal = principalOf(request);
+        const clearance = await clearanceOf(deps.pool, principal);
+        const { path, content, base_hash, space } = request.body;
+        return writeView(
+          await writeHubFile(hub, { path, content, expectHash: base_hash, clearance, caller: principal, space }),
+        );
       },
     );
 
@@ -179,8 +248,11 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const hub = hubOf(deps);
-        const clearance = await clearanceOf(deps.pool, principalOf(request));
-        return writeView(await editDocument(hub, request.body, { levels: readableLevels(clearance), clearance }));
+        const principal = principalOf(request);
+        const clearance = await clearanceOf(deps.pool, principal);
+        return writeView(
+          await editDocument(hub, request.body, { levels: readableLevels(clearance), clearance, caller: principal }),
+        );
       },
     );
   };

@@ -6,7 +6,9 @@ import type { Clock } from '../clock';
 import { systemClock } from '../clock';
 import type { NotionConfig } from './config';
 import { loadNotionConfig } from './config';
+import { copyHostedFiles } from './files';
 import { pagePath, pageSourceId, pageTitle, renderPage } from './page';
+import { hostedFilesIn } from './render-blocks';
 
 export const NotionCursorSchema = z.object({ last_edited_time: z.iso.datetime({ offset: true }) });
 export type NotionCursor = z.infer<typeof NotionCursorSchema>;
@@ -16,7 +18,7 @@ export interface NotionConnectorOptions {
   clock?: Clock;
 }
 
-function toRecord(config: NotionConfig, page: Page, body: string): SourceRecord {
+function toRecord(config: NotionConfig, page: Page, body: string, files: SourceRecord['files']): SourceRecord {
   return {
     path: pagePath(config.CONNECTOR_NOTION_WORKSPACE_SLUG, page),
     sourceId: pageSourceId(page),
@@ -27,6 +29,7 @@ function toRecord(config: NotionConfig, page: Page, body: string): SourceRecord 
     updatedAt: new Date(page.last_edited_time).toISOString(),
     extra: { workspace: config.CONNECTOR_NOTION_WORKSPACE_SLUG },
     body,
+    ...(files && files.length > 0 ? { files } : {}),
   };
 }
 
@@ -49,7 +52,14 @@ async function* readPages(
 
   let current = cursor;
   for (const [i, page] of pages.entries()) {
-    const body = renderPage(page, await client.blockTree(page.id));
+    const tree = await client.blockTree(page.id);
+    const copied = await copyHostedFiles(hostedFilesIn(tree), {
+      pagePath: pagePath(config.CONNECTOR_NOTION_WORKSPACE_SLUG, page),
+      maxBytes: config.CONNECTOR_NOTION_MAX_FILE_BYTES,
+      signal: context.signal,
+      log: (line) => context.log(line),
+    });
+    const body = renderPage(page, tree, copied.links);
     // Notion's times are minute-precise, so pages often share one. The cursor moves past a time only once every page
     // with that time is written; otherwise a resume would stop at the shared time and skip the rest.
     const next = pages[i + 1];
@@ -57,7 +67,10 @@ async function* readPages(
       current = { last_edited_time: page.last_edited_time };
     }
     context.progress({ records: i + 1, bytes: Buffer.byteLength(body) });
-    yield { record: toRecord(config, page, body), cursor: current ?? { last_edited_time: new Date(0).toISOString() } };
+    yield {
+      record: toRecord(config, page, body, copied.files),
+      cursor: current ?? { last_edited_time: new Date(0).toISOString() },
+    };
   }
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { BlockNode, Page } from './api-schemas';
 import { RichTextSchema } from './api-schemas';
 import { plainText } from './rich-text';
-import { renderBlocks } from './render-blocks';
+import { renderBlocks, type FileLink } from './render-blocks';
 
 const TitleProperty = z.looseObject({ type: z.literal('title'), title: z.array(RichTextSchema).default([]) });
 
@@ -39,8 +39,8 @@ export function pageSourceId(page: Page): string {
 }
 
 /** The record body: the page title as `#` (headings inside start at `##`), then the rendered blocks. */
-export function renderPage(page: Page, blocks: readonly BlockNode[]): string {
+export function renderPage(page: Page, blocks: readonly BlockNode[], links?: ReadonlyMap<string, FileLink>): string {
   const title = pageTitle(page) || 'Untitled';
-  const body = renderBlocks(blocks);
+  const body = renderBlocks(blocks, links);
   return body ? `# ${title}\n\n${body}\n` : `# ${title}\n`;
 }

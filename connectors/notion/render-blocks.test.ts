@@ -12,11 +12,11 @@ function text(plain: string, annotations: Partial<NonNullable<RichText['annotati
     annotations: { bold: false, italic: false, strikethrough: false, underline: false, code: false, ...annotations },
   });
 }
-function node(type: string, body: Record<string, unknown>, children: BlockNode[] = []): BlockNode {
+function node(type: string, body: Record<string, unknown>, children: BlockNode[] = [], id?: string): BlockNode {
   nextId += 1;
   const block: Block = BlockSchema.parse({
     object: 'block',
-    id: `b${nextId}`,
+    id: id ?? `b${nextId}`,
     type,
     has_children: children.length > 0,
     [type]: body,
@@ -76,7 +76,7 @@ const GOLDENS: Array<[string, BlockNode[], string]> = [
     '```typescript\nconst a = 1;\n```\n\n````text\n```\nx\n```\n````',
   ],
   [
-    'image, video, file and pdf as image-style links with caption; signed URLs lose the signature',
+    'image, video, file and pdf as image-style links with caption; an uncopied signed URL keeps its signature and expiry',
     [
       node('image', { type: 'external', external: { url: 'https://img.example/a.png' }, caption: [text('A chart')] }),
       node('video', { type: 'external', external: { url: 'https://youtu.be/x' }, caption: [] }),
@@ -88,7 +88,9 @@ const GOLDENS: Array<[string, BlockNode[], string]> = [
       }),
       node('pdf', { type: 'external', external: { url: 'https://x.example/doc.pdf' }, caption: [text('Spec [v2]')] }),
     ],
-    '![A chart](https://img.example/a.png)\n\n![](https://youtu.be/x)\n\n![f.zip](https://s3.example/f.zip)\n\n![Spec \\[v2\\]](https://x.example/doc.pdf)',
+    '![A chart](https://img.example/a.png)\n\n![](https://youtu.be/x)\n\n' +
+      '![f.zip](https://s3.example/f.zip?X-Amz-Signature=abc) _(this Notion link expires 2026-01-01T00:00:00.000Z)_\n\n' +
+      '![Spec \\[v2\\]](https://x.example/doc.pdf)',
   ],
   [
     'bookmark, embed and link_preview as the URL',
@@ -168,6 +170,34 @@ const ANNOTATIONS: Array<[string, RichText[], string]> = [
 ];
 
 describe('Notion block rendering (goldens)', () => {
+  it('points a hosted file at the link the copy step gives, inside lists too', () => {
+    const hosted = (id: string, name: string) =>
+      node(
+        'file',
+        {
+          type: 'file',
+          file: { url: `https://s3.example/${name}?X-Amz-Signature=s`, expiry_time: '2026-01-01T00:00:00.000Z' },
+          caption: [],
+          name,
+        },
+        [],
+        id,
+      );
+    const links = new Map([
+      ['f1', { href: 'page.files/0123456789ab-a.pdf' }],
+      ['f2', { href: 'https://s3.example/b (1).zip?X-Amz-Signature=s', note: '_(not copied: too big)_' }],
+    ]);
+    expect(
+      renderBlocks(
+        [node('bulleted_list_item', rt(text('see')), [hosted('f1', 'a.pdf')]), hosted('f2', 'b.zip')],
+        links,
+      ),
+    ).toBe(
+      '- see\n  ![a.pdf](page.files/0123456789ab-a.pdf)\n\n' +
+        '![b.zip](<https://s3.example/b (1).zip?X-Amz-Signature=s>) _(not copied: too big)_',
+    );
+  });
+
   it.each(GOLDENS)('%s', (_name, blocks, expected) => {
     expect(renderBlocks(blocks)).toBe(expected);
   });

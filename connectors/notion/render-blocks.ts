@@ -16,7 +16,7 @@ const FilePayload = z.looseObject({
   caption: z.array(RichTextSchema).default([]),
   name: z.string().optional(),
   external: z.looseObject({ url: z.string() }).optional(),
-  file: z.looseObject({ url: z.string() }).optional(),
+  file: z.looseObject({ url: z.string(), expiry_time: z.string().optional() }).optional(),
 });
 const UrlPayload = z.looseObject({ url: z.string().default('') });
 const TitlePayload = z.looseObject({ title: z.string().default('') });
@@ -53,12 +53,53 @@ function indent(text: string, prefix: string): string {
     .join('\n');
 }
 
-/** Notion-hosted file URLs are signed for about an hour; dropping the signature keeps a re-render byte-identical. */
-function stableFileUrl(file: z.output<typeof FilePayload>): string {
-  if (file.external) return file.external.url;
-  const url = file.file?.url ?? '';
-  const query = url.indexOf('?');
-  return query >= 0 ? url.slice(0, query) : url;
+const FILE_TYPES = new Set(['image', 'video', 'file', 'pdf']);
+
+/** A file Notion hosts: its URL is signed and stops working at `expiry` (about an hour after it was read). */
+export interface HostedFile {
+  blockId: string;
+  url: string;
+  expiry: string | undefined;
+  /** The block's file name (file and pdf blocks carry one), else undefined. */
+  name: string | undefined;
+}
+
+/**
+ * Where a hosted file's link points in the markdown, and what the reader is told beside it: a copy in the hub (no
+ * note), or the signed URL with its expiry when the file was not copied.
+ */
+export interface FileLink {
+  href: string;
+  note?: string;
+}
+
+/** The Notion-hosted file of an image, video, file or pdf block, or undefined (another type, or an external URL). */
+export function hostedFileOf(block: Block): HostedFile | undefined {
+  if (!FILE_TYPES.has(block.type)) return undefined;
+  const file = payload(block, FilePayload);
+  if (file.external || !file.file) return undefined;
+  return { blockId: block.id, url: file.file.url, expiry: file.file.expiry_time, name: file.name };
+}
+
+/** Every Notion-hosted file in a block tree, in document order. */
+export function hostedFilesIn(nodes: readonly BlockNode[]): HostedFile[] {
+  return nodes.flatMap((node) => {
+    const own = hostedFileOf(node.block);
+    return [...(own ? [own] : []), ...hostedFilesIn(node.children)];
+  });
+}
+
+/** The reader's warning beside a signed link that was not copied. */
+export function expiryNote(expiry: string | undefined, why?: string): string {
+  const expires = expiry
+    ? `this Notion link expires ${expiry}`
+    : 'this signed Notion link expires about an hour after the sync';
+  return `_(${why ? `not copied: ${why}; ` : ''}${expires})_`;
+}
+
+/** A link destination as CommonMark reads it: angle brackets around one with spaces, parentheses or brackets. */
+function destination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
 }
 
 function fence(text: string, language: string): string {
@@ -86,7 +127,9 @@ function renderTable(node: BlockNode): string {
   return [line(header), `|${' --- |'.repeat(width)}`, ...rows.map(line)].join('\n');
 }
 
-function renderListItem(node: BlockNode, number: number): string {
+type Links = ReadonlyMap<string, FileLink> | undefined;
+
+function renderListItem(node: BlockNode, number: number, links: Links): string {
   const { block } = node;
   let marker: string;
   let text: string;
@@ -101,7 +144,7 @@ function renderListItem(node: BlockNode, number: number): string {
   // Bulleted and to-do children sit 2 spaces in; numbered children align with the text after "N. " (CommonMark).
   const childIndent = ' '.repeat(block.type === 'numbered_list_item' ? marker.length : 2);
   const lines = [marker + indent(text, childIndent).trimStart()];
-  const children = renderBlocks(node.children);
+  const children = renderBlocks(node.children, links);
   if (children) lines.push(indent(children, childIndent));
   return lines.join('\n');
 }
@@ -114,10 +157,10 @@ function quoted(text: string): string {
 }
 
 /** One non-list block; its children, where shown, follow it (quotes and callouts keep them inside the quote). */
-function renderBlock(node: BlockNode): string {
+function renderBlock(node: BlockNode, links: Links): string {
   const { block } = node;
   const type = block.type;
-  const children = () => renderBlocks(node.children);
+  const children = () => renderBlocks(node.children, links);
   const withChildren = (own: string) => [own, children()].filter((part) => part !== '').join('\n\n');
   const heading = HEADINGS[type];
   if (heading) return withChildren(`${heading} ${renderRichText(payload(block, TextPayload).rich_text)}`);
@@ -141,7 +184,12 @@ function renderBlock(node: BlockNode): string {
     case 'pdf': {
       const file = payload(block, FilePayload);
       const caption = plainText(file.caption) || file.name || '';
-      return `![${caption.replace(/[[\]]/g, '\\$&')}](${stableFileUrl(file)})`;
+      const alt = caption.replace(/[[\]]/g, '\\$&');
+      const hosted = hostedFileOf(block);
+      if (!hosted) return `![${alt}](${destination(file.external?.url ?? '')})`;
+      // Without a copy the signed URL is the only one that loads; the reader is told when it stops working.
+      const link = links?.get(block.id) ?? { href: hosted.url, note: expiryNote(hosted.expiry) };
+      return `![${alt}](${destination(link.href)})${link.note ? ` ${link.note}` : ''}`;
     }
     case 'bookmark':
     case 'embed':
@@ -163,16 +211,18 @@ function renderBlock(node: BlockNode): string {
 
 /**
  * Renders sibling blocks: blocks are separated by a blank line, items of one list by a newline. Numbering counts
- * consecutive numbered items and restarts at 1 after any other block interrupts them.
+ * consecutive numbered items and restarts at 1 after any other block interrupts them. `links` maps a file block's id
+ * to where its Notion-hosted file now is (connectors/notion/files.ts); a hosted file without an entry keeps its signed
+ * URL with the expiry beside it.
  */
-export function renderBlocks(nodes: readonly BlockNode[]): string {
+export function renderBlocks(nodes: readonly BlockNode[], links?: ReadonlyMap<string, FileLink>): string {
   const parts: string[] = [];
   let previousType: string | undefined;
   let number = 0;
   for (const node of nodes) {
     const type = node.block.type;
     number = type === 'numbered_list_item' && previousType === type ? number + 1 : 1;
-    const rendered = LIST_TYPES.has(type) ? renderListItem(node, number) : renderBlock(node);
+    const rendered = LIST_TYPES.has(type) ? renderListItem(node, number, links) : renderBlock(node, links);
     if (rendered === '') {
       previousType = type;
       continue;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 
@@ -9,7 +10,11 @@ export interface FakeNotionPage {
   blocks: FakeNotionBlock[];
 }
 
-/** A block in Notion's JSON shape, with its children nested for convenience (served through /children like Notion). */
+/**
+ * A block in Notion's JSON shape, with its children nested for convenience (served through /children like Notion).
+ * A file block hosted by Notion names its file by key (`image: { type: 'file', file: { key: 'chart.png' } }`): the
+ * fake serves it, like Notion, as a freshly signed S3-style URL with its `expiry_time` on every read.
+ */
 export interface FakeNotionBlock {
   id: string;
   type: string;
@@ -32,6 +37,10 @@ export interface FakeNotion {
   token: string;
   readonly requests: ReadonlyArray<FakeNotionRequest>;
   setPages(pages: FakeNotionPage[]): void;
+  /** Stores a Notion-hosted file, served at the signed URLs file blocks carry. */
+  putFile(key: string, bytes: Buffer, contentType: string): void;
+  /** Requests for file bytes (the S3 side), apart from the API requests above. */
+  readonly fileRequests: ReadonlyArray<FakeNotionRequest>;
   /** The next `count` requests get 429 with `Retry-After: <seconds>`. */
   throttleNext(count: number, retryAfterSeconds: number): void;
   close(): Promise<void>;
@@ -78,8 +87,15 @@ function pageJson(page: FakeNotionPage) {
   };
 }
 
-function blockJson(block: FakeNotionBlock) {
+/** How long a signed file URL works; Notion's are about an hour. */
+const SIGNED_URL_SECONDS = 3600;
+
+function blockJson(block: FakeNotionBlock, signFile: (key: string) => { url: string; expiry_time: string }) {
   const { children, ...rest } = block;
+  const payload = rest[block.type] as { type?: string; file?: { key?: string } } | undefined;
+  if (payload?.type === 'file' && typeof payload.file?.key === 'string') {
+    rest[block.type] = { ...payload, file: signFile(payload.file.key) };
+  }
   return {
     object: 'block',
     created_time: '2026-01-01T00:00:00.000Z',
@@ -111,6 +127,34 @@ export async function startFakeNotion(options: { now?: () => number; token?: str
   let pages: FakeNotionPage[] = [];
   const blocks = new Map<string, FakeNotionBlock[]>();
   let throttle = { count: 0, seconds: 1 };
+  const files = new Map<string, { bytes: Buffer; contentType: string }>();
+  const fileRequests: FakeNotionRequest[] = [];
+  const signingKey = crypto.randomBytes(16);
+  let baseUrl = '';
+  const signature = (key: string, date: string, expires: string) =>
+    crypto.createHmac('sha256', signingKey).update(`${key}\n${date}\n${expires}`).digest('hex');
+  /** An S3-style presigned URL (the query parameters S3's SigV4 presigning uses) and Notion's expiry_time. */
+  const signFile = (key: string) => {
+    const date = new Date(now())
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+    const expires = String(SIGNED_URL_SECONDS);
+    const query = new URLSearchParams({
+      'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+      'X-Amz-Credential': 'ASIAFAKE/20260101/us-west-2/s3/aws4_request',
+      'X-Amz-Date': date,
+      'X-Amz-Expires': expires,
+      'X-Amz-Signature': signature(key, date, expires),
+      'X-Amz-SignedHeaders': 'host',
+    });
+    return {
+      url: `${baseUrl}/secure.notion-static.com/${encodeURIComponent(key)}?${query.toString()}`,
+      expiry_time: new Date(now() + SIGNED_URL_SECONDS * 1000).toISOString(),
+    };
+  };
+  const s3Error = (code: string, message: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
 
   const index = (list: FakeNotionBlock[]) => {
     for (const block of list) {
@@ -123,6 +167,16 @@ export async function startFakeNotion(options: { now?: () => number; token?: str
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/secure.notion-static.com/')) {
+      fileRequests.push({
+        method: request.method,
+        url: request.url,
+        at: now(),
+        headers: request.headers,
+        body: undefined,
+      });
+      return;
+    }
     requests.push({ method: request.method, url: request.url, at: now(), headers: request.headers, body: undefined });
     if (throttle.count > 0) {
       throttle.count -= 1;
@@ -162,16 +216,56 @@ export async function startFakeNotion(options: { now?: () => number; token?: str
           .send(notionError(404, 'object_not_found', `Could not find block with ID: ${request.params.id}.`));
       }
       const size = Math.min(Number(request.query.page_size ?? 100), maxPageSize);
-      return paginate(list.map(blockJson), request.query.start_cursor, size);
+      return paginate(
+        list.map((block) => blockJson(block, signFile)),
+        request.query.start_cursor,
+        size,
+      );
+    },
+  );
+
+  // The S3 side: a presigned GET is authorised by its signature alone, until it expires; a request carrying an
+  // Authorization header too is refused, as S3 does.
+  app.get<{ Params: { key: string }; Querystring: Record<string, string | undefined> }>(
+    '/secure.notion-static.com/:key',
+    async (request, reply) => {
+      const xml = (status: number, code: string, message: string) =>
+        reply.code(status).type('application/xml').send(s3Error(code, message));
+      if (request.headers.authorization) {
+        return xml(
+          400,
+          'InvalidArgument',
+          'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter should be specified',
+        );
+      }
+      const { 'X-Amz-Date': date, 'X-Amz-Expires': expires, 'X-Amz-Signature': given } = request.query;
+      const key = request.params.key;
+      if (!date || !expires || given !== signature(key, date, expires)) {
+        return xml(
+          403,
+          'SignatureDoesNotMatch',
+          'The request signature we calculated does not match the signature you provided.',
+        );
+      }
+      const signedAt = Date.parse(date.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
+      if (now() > signedAt + Number(expires) * 1000) return xml(403, 'AccessDenied', 'Request has expired');
+      const file = files.get(key);
+      if (!file) return xml(404, 'NoSuchKey', 'The specified key does not exist.');
+      return reply.type(file.contentType).header('content-length', file.bytes.length).send(file.bytes);
     },
   );
 
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
   const fake: FakeNotion = {
-    url: `http://127.0.0.1:${port}`,
+    url: baseUrl,
     token,
     requests,
+    fileRequests,
+    putFile(key, bytes, contentType) {
+      files.set(key, { bytes, contentType });
+    },
     setPages(next) {
       pages = next;
       blocks.clear();

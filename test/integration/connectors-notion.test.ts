@@ -24,12 +24,13 @@ afterEach(async () => {
   await fake.close();
 });
 
-function env(): NodeJS.ProcessEnv {
+function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     CONNECTOR_NOTION_WORKSPACE_SLUG: 'acme',
     CONNECTOR_NOTION_DEFAULT_SENSITIVITY: 'partner',
     NOTION_API_URL: fake.url,
     CONNECTOR_NOTION_AUTH_SECRET_ID: 'notion-token',
+    ...extra,
   };
 }
 
@@ -42,9 +43,13 @@ function context(secrets: Record<string, string> = { 'notion-token': fake.token 
   };
 }
 
-async function collect(cursor?: NotionCursor, ctx = context()): Promise<Array<ConnectorStep<NotionCursor>>> {
+async function collect(
+  cursor?: NotionCursor,
+  ctx = context(),
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Array<ConnectorStep<NotionCursor>>> {
   const steps: Array<ConnectorStep<NotionCursor>> = [];
-  for await (const step of createNotionConnector(env(), { clock }).read(cursor, ctx)) steps.push(step);
+  for await (const step of createNotionConnector(env(extraEnv), { clock }).read(cursor, ctx)) steps.push(step);
   return steps;
 }
 
@@ -180,6 +185,73 @@ describe('Notion connector', () => {
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(7000);
     expect(third!.at - second!.at).toBeGreaterThanOrEqual(7000);
     expect(third!.url).toBe('/v1/search');
+  });
+
+  it("copies Notion-hosted files next to the page, and keeps an oversized file's signed link with its expiry", async () => {
+    const chart = Buffer.from('\x89PNG\r\n\x1a\n a small chart', 'binary');
+    const archive = Buffer.alloc(4096, 7);
+    fake.putFile('Q3 chart.png', chart, 'image/png');
+    fake.putFile('export.zip', archive, 'application/zip');
+    fake.setPages([
+      page(1, 1, [
+        { id: 'img', type: 'image', image: { type: 'file', file: { key: 'Q3 chart.png' }, caption: [span('Q3')] } },
+        { id: 'ext', type: 'image', image: { type: 'external', external: { url: 'https://img.example/x.png' } } },
+        {
+          id: 'zip',
+          type: 'file',
+          file: { type: 'file', file: { key: 'export.zip' }, caption: [], name: 'export.zip' },
+        },
+      ]),
+    ]);
+
+    const [step] = await collect(undefined, context(), { CONNECTOR_NOTION_MAX_FILE_BYTES: '1024' });
+
+    const record = step!.record!;
+    const copy = record.files?.[0];
+    expect(record.files).toHaveLength(1);
+    expect(copy!.path).toMatch(/^sources\/notion\/acme\/page-1\.files\/[0-9a-f]{12}-Q3-chart\.png$/);
+    expect(Buffer.from(copy!.bytes).equals(chart)).toBe(true);
+    const relative = copy!.path.slice('sources/notion/acme/'.length);
+    const [, signedZip, expiry] =
+      /!\[export\.zip\]\((\S+)\) _\(not copied: 4\.0 KiB is over the 1\.0 KiB copy limit; this Notion link expires (\S+)\)_/.exec(
+        record.body,
+      )!;
+    expect(record.body).toBe(
+      `# Page 1\n\n![Q3](${relative})\n\n![](https://img.example/x.png)\n\n` +
+        `![export.zip](${signedZip}) _(not copied: 4.0 KiB is over the 1.0 KiB copy limit; this Notion link expires ${expiry})_\n`,
+    );
+    // The kept link is the signed one, and it works until the expiry shown.
+    expect(new URL(signedZip!).searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    expect(Date.parse(expiry!)).toBe(time + 3600 * 1000);
+    const response = await fetch(signedZip!);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(archive)).toBe(true);
+    // The S3 side never sees the Notion token.
+    expect(fake.fileRequests.length).toBeGreaterThanOrEqual(2);
+    for (const request of fake.fileRequests) expect(request.headers.authorization).toBeUndefined();
+  });
+
+  it('renders an unchanged file to the same markdown on the next read, though its signed URL changed', async () => {
+    fake.putFile('plan.pdf', Buffer.from('%PDF-1.7 plan'), 'application/pdf');
+    fake.setPages([
+      page(1, 1, [{ id: 'pdf', type: 'pdf', pdf: { type: 'file', file: { key: 'plan.pdf' }, caption: [] } }]),
+    ]);
+    const first = (await collect())[0]!.record!;
+    time += 5 * 60 * 1000;
+    const second = (await collect())[0]!.record!;
+    expect(first.body).toMatch(/!\[\]\(page-1\.files\/[0-9a-f]{12}-plan\.pdf\)/);
+    expect(second.body).toBe(first.body);
+  });
+
+  it('keeps the signed link when the file download is refused', async () => {
+    fake.setPages([
+      page(1, 1, [{ id: 'gone', type: 'image', image: { type: 'file', file: { key: 'deleted.png' }, caption: [] } }]),
+    ]);
+    const record = (await collect())[0]!.record!;
+    expect(record.files).toBeUndefined();
+    expect(record.body).toMatch(
+      /!\[\]\(http:\/\/127\.0\.0\.1:\d+\/secure\.notion-static\.com\/deleted\.png\?\S+\) _\(not copied: the download answered 404; this Notion link expires /,
+    );
   });
 
   it('fails without the token rather than reading anonymously', async () => {

@@ -48,12 +48,12 @@ beforeAll(async () => {
       '# Laptop policy\n\nLaptops are replaced every three years.\n',
     ),
   );
-  await indexPaths(kb.hub, [
-    'guides/onboarding.md',
-    'runbooks/giraffe.md',
-    'secrets/keys.md',
-    'sources/notion/acme/laptops.md',
-  ]);
+  // In org acme, the org of startKbApi's tokens, which may therefore edit them (docs/knowledge-hub.md, Tenancy).
+  await indexPaths(
+    kb.hub,
+    ['guides/onboarding.md', 'runbooks/giraffe.md', 'secrets/keys.md', 'sources/notion/acme/laptops.md'],
+    { org: 'acme' },
+  );
   api = await startKbApi(kb);
   admin = await api.token('admin');
   publicReader = await api.token('public');

@@ -24,8 +24,11 @@ export interface LedgerPort {
 
 export interface DispatchDeps {
   catalog: Catalog;
-  /** Resolved credential per provider name (undefined: none needed, or none configured). */
-  keys: Record<string, string | undefined>;
+  /**
+   * A provider's credential, looked up for each call (undefined: none needed, or none configured), so a rotated
+   * secret is used from the next call on.
+   */
+  keyOf(provider: string): Promise<string | undefined>;
   adapterFor(wire: Wire): WireAdapter;
   ledger: LedgerPort;
   /** Shared flags (queue store) so an unfunded provider is skipped by every replica. */
@@ -181,11 +184,12 @@ export async function dispatch(
     const series = { provider: candidate.provider, model: candidate.model };
     const callStarted = performance.now();
     try {
+      const apiKey = await deps.keyOf(candidate.provider);
       const reply = await deps.adapterFor(row.wire).call({
         providerName: candidate.provider,
         provider,
         model: row,
-        apiKey: deps.keys[candidate.provider],
+        apiKey,
         messages: request.messages,
         tools: request.tools,
         effortFragment: candidate.effort ? row.effort?.[candidate.effort] : undefined,

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { stringify } from 'yaml';
+import { chatWebApiFromEnv } from '../../chat-relay/chat-app';
+import { chatAppEnv } from '../../chat-relay/config';
 import { runModelsCommand } from '../../cli/models';
 import { streamJobEvents } from '../../cli/event-stream';
 import { parseEnv } from '../../config/parse-env';
@@ -17,6 +19,7 @@ import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-m
 import { buildRouter } from '../../routing/open-models';
 import { secretsConfig } from '../../secrets/config';
 import { createSecretStore, type SecretStore } from '../../secrets/store';
+import { startFakeChatWebApi } from '../fakes/chat-web-api';
 import { startFakeNotion } from '../fakes/fake-notion';
 import { startKeyedModel } from '../fakes/keyed-model';
 import { createTestQueue, startInfrastructure, startKeel } from './harness';
@@ -190,6 +193,32 @@ describe('connectors', () => {
       await first.close();
       await second.close();
       await fs.rm(path.join(dir, 'notion-token'), { force: true });
+    }
+  });
+});
+
+describe('team chat', () => {
+  test('the bot token is read from the store at each Web API call, so a rotated token is used at once', async () => {
+    const chat = await startFakeChatWebApi({ token: 'xoxb-two' });
+    try {
+      await writeSecret('chat/bot', 'xoxb-one');
+      const api = chatWebApiFromEnv(
+        chatAppEnv.parse({ CHATAPP_BOT_TOKEN_SECRET_ID: 'chat/bot', CHATAPP_API_URL: chat.apiUrl }),
+        storeFrom({ KEEL_SECRETS_DIR: dir }),
+      )!;
+      const post = { channel: 'C1', threadTs: '1800000000.000100', text: 'hello' };
+      // The workspace only accepts the new token: the old one is refused.
+      await expect(api.postMessage(post)).rejects.toThrow(/invalid_auth/);
+      await writeSecret('chat/bot', 'xoxb-two');
+      expect(await api.postMessage(post)).toMatch(/^\d+\.\d+$/);
+      expect(chat.callsOf('chat.postMessage')).toHaveLength(1);
+
+      await fs.rm(path.join(dir, 'chat', 'bot'));
+      await expect(api.postMessage(post)).rejects.toThrow(
+        /no chat bot token: secret chat\/bot is not in the secrets store/,
+      );
+    } finally {
+      await chat.close();
     }
   });
 });

@@ -4,7 +4,8 @@ import { openAIErrors } from './fake-openai';
 
 /**
  * A chat_compat vendor that checks the API key as OpenAI does: a request whose `Authorization: Bearer <key>` is not
- * the key it currently expects gets OpenAI's 401 `invalid_api_key` body; any other is forwarded to `upstream` (the
+ * the key it currently expects gets OpenAI's 401 `invalid_api_key` body (echoing the key it was given, unmasked);
+ * any other is forwarded to `upstream` (the
  * offline demo model, so a whole job runs). `expectKey` changes the expected key, as a vendor does after a rotation.
  */
 export async function startKeyedModel(options: { upstream: string; key: string }): Promise<{
@@ -25,7 +26,10 @@ export async function startKeyedModel(options: { upstream: string; key: string }
         seen.push(authorization);
         if (authorization !== `Bearer ${expected}`) {
           res.writeHead(401, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(openAIErrors.invalidApiKey()));
+          // OpenAI masks the key it echoes; a proxy in front of a vendor may not. Echo it whole, the worst case.
+          const refused = openAIErrors.invalidApiKey();
+          refused.error.message = `Incorrect API key provided: ${authorization.replace(/^Bearer /, '')}.`;
+          res.end(JSON.stringify(refused));
           return;
         }
         const upstream = await fetch(`${options.upstream}${req.url?.replace(/^\/v1/, '') ?? ''}`, {

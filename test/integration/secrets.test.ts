@@ -111,6 +111,7 @@ describe('model providers', () => {
   test('a rotated key file is used by the next call of the same router, with no restart', async () => {
     const keyed = await startKeyedModel({ upstream: demo.baseUrl, key: 'sk-acme-one' });
     const queue = await createTestQueue();
+    const routerLog: string[] = [];
     try {
       await writeSecret('keel/acme', 'sk-acme-one');
       const catalog = await acmeCatalog(keyed.baseUrl);
@@ -119,7 +120,7 @@ describe('model providers', () => {
         { providers: { acme: {} } },
         {},
         queue,
-        () => undefined,
+        (line) => routerLog.push(line),
         storeFrom({ KEEL_SECRETS_DIR: dir }),
       );
       const request = {
@@ -135,6 +136,10 @@ describe('model providers', () => {
       expect((await router.call(request)).provider).toBe('acme');
 
       expect(keyed.authorizations()).toEqual(['Bearer sk-acme-one', 'Bearer sk-acme-one', 'Bearer sk-acme-two']);
+      // The vendor's refusal echoed the stale key; the walk's log says why without it.
+      expect(routerLog).toEqual([
+        expect.stringMatching(/^acme\/acme-1: auth: .*Incorrect API key provided: \[secret\]/),
+      ]);
     } finally {
       await queue.close();
       await keyed.close();

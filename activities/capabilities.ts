@@ -14,12 +14,13 @@ import { SHARED_SPACE_ONLY } from '../kb/space';
 import type { UnitSpec } from '../workflows/capability-definitions';
 import { AGENT_CLEARANCE } from './knowledge';
 import { seedOf } from '../capabilities/registry';
+import { noSecrets, type SecretStore } from '../secrets/store';
 
 export interface CapabilityActivityDeps {
   pool: Pool;
   kb?: KnowledgeHub;
-  /** Where a `secret` unit looks for the secrets a capability needs; the worker's environment by default. */
-  secretEnv?: NodeJS.ProcessEnv;
+  /** Where a `secret` unit looks for the secrets a capability needs (the store jobs read them from). */
+  secrets?: SecretStore;
 }
 
 /** Activities of capability roadmaps, vertical discovery and work items (workflows call them by name). */
@@ -75,10 +76,9 @@ export function capabilityActivities(deps: CapabilityActivityDeps) {
       return { present: true, evidence: `${input.path} sha256:${file.sha256} (${file.size_bytes} bytes)` };
     },
 
-    /** A `secret` unit: the secret is set where jobs read it. Only its presence is reported, never its value. */
+    /** A `secret` unit: the secret is in the store jobs read it from. Only its presence is reported, never its value. */
     async checkCapabilitySecret(input: { name: string }): Promise<boolean> {
-      const env = deps.secretEnv ?? process.env;
-      return typeof env[input.name] === 'string' && env[input.name]!.length > 0;
+      return (await (deps.secrets ?? noSecrets).get(input.name)) !== undefined;
     },
 
     async finishCapabilityRoadmap(input: {

@@ -50,7 +50,7 @@ export function chatActivities(deps: { pool: Pool; queue: QueueStore; chat?: Cha
     if (deps.chat) return deps.chat;
     throw ApplicationFailure.create({
       type: CHAT_NOT_CONFIGURED,
-      message: 'this worker has no chat bot token (CHATAPP_BOT_TOKEN)',
+      message: 'this worker has no chat bot token (set CHATAPP_BOT_TOKEN_SECRET_ID)',
       // Another worker of the task queue may have one; and an operator can configure this one and restart it.
       nonRetryable: false,
     });

@@ -1,3 +1,4 @@
+import { noSecrets, type SecretStore } from '../secrets/store';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { ConfigError } from '../config/parse-env';
@@ -20,7 +21,12 @@ const HEARTBEAT_EVERY_MS = 20_000;
 /** Failures that no retry can fix: they need an operator. */
 const PERMANENT = [ConfigError, CursorInvalidError, RecordInvalidError];
 
-export function connectorActivities(deps: { pool: Pool; kb?: KnowledgeHub; connectors?: ConnectorsConfig }) {
+export function connectorActivities(deps: {
+  pool: Pool;
+  kb?: KnowledgeHub;
+  connectors?: ConnectorsConfig;
+  secrets?: SecretStore;
+}) {
   return {
     /**
      * A full connector run (connectors/run-once.ts) with its progress heartbeated as `{ records, bytes, note }`.
@@ -41,6 +47,7 @@ export function connectorActivities(deps: { pool: Pool; kb?: KnowledgeHub; conne
         const report = await runConnectorOnce({
           name: input.connector,
           config: deps.connectors ?? connectorsConfig.parse({}),
+          secrets: deps.secrets ?? noSecrets,
           pool: deps.pool,
           index: { pool: deps.kb.pool, embedder: deps.kb.embedder, unavailable: deps.kb.unavailable },
           signal: context.cancellationSignal,

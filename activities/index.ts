@@ -5,6 +5,7 @@ import type { KnowledgeHub } from '../kb/hub';
 import type { QueueStore } from '../queue/queue-store';
 import type { ProductSettings } from '../products/settings';
 import type { ModelRouter } from '../routing/router';
+import type { SecretStore } from '../secrets/store';
 import { approvalActivities } from './approvals';
 import { capabilityActivities } from './capabilities';
 import { chatActivities } from './chat';
@@ -27,10 +28,12 @@ export interface ActivityDeps {
   kb?: KnowledgeHub;
   /** The team-chat Web API, for relaying jobs to chat threads; absent when no bot token is configured. */
   chat?: ChatWebApi;
-  /** The connectors' settings and env-held secrets, parsed when the process started; absent → every default. */
+  /** The connectors' settings, parsed when the process started; absent → every default. */
   connectors?: ConnectorsConfig;
-  /** Build limits, the Vercel API and where its token is kept; absent → defaults (api.vercel.com, no token). */
+  /** Build limits, the Vercel API and its token's secret id; absent → defaults (api.vercel.com, VERCEL_TOKEN). */
   products?: ProductSettings;
+  /** Where activities look credentials up by id at the moment of use; absent → a store that holds nothing. */
+  secrets?: SecretStore;
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */

@@ -8,7 +8,7 @@ test('a routing note is logged once per process, not once per level of every job
   const files = shippedModelFiles();
   const queue = await createQueueStore({ instanceId: 'models-test' });
   // No provider key: every level falls back to the offline demo model, with a note saying so.
-  const router = buildRouter(
+  const router = await buildRouter(
     await loadCatalog(files.catalog),
     await loadTeamControls(files.controls),
     {},

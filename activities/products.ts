@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from 'pg';
-import { createSecretStore } from '../connectors/secrets';
 import { listDesigns } from '../db/designs';
 import { recordJobFile } from '../db/files';
 import { createHumanTask as storeHumanTask } from '../db/human-tasks';
@@ -11,7 +10,8 @@ import { DEFAULT_BUILD_LIMITS, verifyBuild, type BuildOutcome } from '../product
 import { designSchema, loadShippedDesigns, renderDesign, type Design } from '../products/design-catalog';
 import { checkScope, rulesIn, type ScopeCheck } from '../products/gates';
 import { chooseByKeywords, isUndecided } from '../products/select';
-import { VERCEL_TOKEN_SECRET, type ProductSettings } from '../products/settings';
+import { DEFAULT_VERCEL_TOKEN_SECRET, type ProductSettings } from '../products/settings';
+import { noSecrets, type SecretStore } from '../secrets/store';
 import { loadTemplates, scaffoldFiles, type Template } from '../products/template-catalog';
 import { deployStaticSite, VERCEL_API_URL, type DeployOutcome } from '../products/vercel';
 import { writeFiles, type WrittenFile } from '../products/workspace-files';
@@ -28,8 +28,12 @@ export interface Selection {
 
 const DEFAULT_SETTINGS: ProductSettings = {
   buildLimits: DEFAULT_BUILD_LIMITS,
-  vercel: { apiUrl: VERCEL_API_URL, pollIntervalMs: 2_000, readyTimeoutMs: 300_000 },
-  env: {},
+  vercel: {
+    apiUrl: VERCEL_API_URL,
+    pollIntervalMs: 2_000,
+    readyTimeoutMs: 300_000,
+    tokenSecretId: DEFAULT_VERCEL_TOKEN_SECRET,
+  },
 };
 
 /** A pin that names nothing is the operator's mistake: fail the job with a message, do not guess. */
@@ -66,8 +70,14 @@ function select<T extends { id: string; name: string; keywords: readonly string[
 }
 
 /** The activities of product builds: gates' inputs, templates, designs, the build sandbox, deploys, human tasks. */
-export function productActivities(deps: { pool: Pool; workspaceRoot: string; products?: ProductSettings }) {
+export function productActivities(deps: {
+  pool: Pool;
+  workspaceRoot: string;
+  products?: ProductSettings;
+  secrets?: SecretStore;
+}) {
   const settings = deps.products ?? DEFAULT_SETTINGS;
+  const secrets = deps.secrets ?? noSecrets;
   const workspaceOf = (jobId: string) => path.join(deps.workspaceRoot, jobId);
   const templateById = async (id: string): Promise<Template> => {
     const templates = await loadTemplates();
@@ -171,8 +181,9 @@ export function productActivities(deps: { pool: Pool; workspaceRoot: string; pro
     },
 
     /**
-     * Publishes the template's static output to Vercel. Without a token in the secrets store or env, a failure the
-     * workflow turns into a human task ("add the Vercel token"); a later call reads the store again.
+     * Publishes the template's static output to Vercel. The token is looked up in the secrets store here, by id, so it
+     * never enters the workflow's history; without one, a failure the workflow turns into a human task ("add the
+     * Vercel token"), and a later call reads the store again.
      */
     async deployToVercel(input: {
       jobId: string;
@@ -183,15 +194,14 @@ export function productActivities(deps: { pool: Pool; workspaceRoot: string; pro
       if (!template.publish) {
         return { ok: false, status: null, message: `template ${template.id} has no static output to deploy` };
       }
-      const token = await createSecretStore({ secretsDir: settings.secretsDir, fromEnv: settings.env })(
-        VERCEL_TOKEN_SECRET,
-      );
+      const secretId = settings.vercel.tokenSecretId;
+      const token = await secrets.get(secretId);
       if (!token) {
         return {
           ok: false,
           status: null,
           missingToken: true,
-          message: `no Vercel token: add secret ${VERCEL_TOKEN_SECRET} to the secrets store or the worker's environment`,
+          message: `no Vercel token: add secret ${secretId} to the secrets store`,
         };
       }
       return deployStaticSite(

@@ -1,3 +1,4 @@
+import type { SecretStore } from '../secrets/store';
 import { chatAppFromEnv, type ChatApp } from '../chat-relay/chat-app';
 import { createIdAllocator } from '../db/ids';
 import type { JobsDeps } from '../jobs/deps';
@@ -28,7 +29,7 @@ export interface ApiDeps extends JobsDeps {
 /** The API's dependencies as its environment configures them, over resources the entry point opened. */
 export function apiDepsFromEnv(
   env: ApiEnv,
-  resources: Pick<ApiDeps, 'pool' | 'queue' | 'temporal' | 'models' | 'kb'>,
+  resources: Pick<ApiDeps, 'pool' | 'queue' | 'temporal' | 'models' | 'kb'> & { secrets: SecretStore },
 ): ApiDeps {
   return {
     ...resources,
@@ -40,6 +41,6 @@ export function apiDepsFromEnv(
     streamPollMs: env.STREAM_POLL_MS,
     jobBudgetUsd: env.JOB_BUDGET_USD,
     levelHeartbeatMs: env.LEVEL_HEARTBEAT_MS,
-    chatApp: chatAppFromEnv(env),
+    chatApp: chatAppFromEnv(env, resources.secrets),
   };
 }

@@ -9,6 +9,7 @@
 // Hook for the Notion and Slack measures: `bench/connectors-notion-slack.ts`, when present, exports
 // `runNotionSlackBench(context: ConnectorBenchContext): Promise<void>`, run after the GitHub measures with the same
 // database and index (its own connector names keep their own cursors).
+import { noSecrets } from '../secrets/store';
 import { execFileSync } from 'node:child_process';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
       const result = await runConnectorOnce({
         name: 'github',
         config: connectorsConfig.parse(env),
+        secrets: noSecrets,
         pool,
         index: { pool: hub.pool, embedder: hub.embedder },
       });

@@ -215,7 +215,7 @@ async function main(): Promise<void> {
     const catalog = withDemoAt(await loadCatalog(shipped.catalog), demo.baseUrl);
     const controls = await loadTeamControls(shipped.controls);
     // No provider keys: only the offline demo model is configured.
-    const models = buildRouter(catalog, controls, {}, queue, () => undefined);
+    const models = await buildRouter(catalog, controls, {}, queue, () => undefined);
     const workspaceRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-bench-job-'));
     teardown.push('workspaces', () => fs.rm(workspaceRoot, { recursive: true, force: true }));
 

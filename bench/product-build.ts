@@ -5,6 +5,7 @@
 // in the same run (same stack, same demo model), so the difference is what the product steps cost.
 // Run: node test/integration/ts-entry.js bench/product-build.ts [--n=3]  (TEST_POSTGRES_DSN, TEST_REDIS_URL as for
 // tests; it stands on the integration harness, so it runs from sources)
+import { createSecretStore } from '../secrets/store';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,10 +39,9 @@ async function measure(n: number, teardown: Teardown): Promise<void> {
     ...infra,
     products: {
       buildLimits: DEFAULT_BUILD_LIMITS,
-      vercel: { apiUrl: vercel.url, pollIntervalMs: 50, readyTimeoutMs: 60_000 },
-      secretsDir,
-      env: {},
+      vercel: { apiUrl: vercel.url, pollIntervalMs: 50, readyTimeoutMs: 60_000, tokenSecretId: 'VERCEL_TOKEN' },
     },
+    secrets: createSecretStore({ dir: secretsDir, ttlMs: 0, fromEnv: false, env: {} }),
   });
   teardown.push('keel', () => keel.close());
   await keel.startWorker();

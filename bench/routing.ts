@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const env = Object.fromEntries(
     Object.values(catalog.providers).flatMap((p) => (p.auth?.env ? [[p.auth.env, 'bench']] : [])),
   );
-  const router = buildRouter(catalog, controls, env, queue, () => undefined);
+  const router = await buildRouter(catalog, controls, env, queue, () => undefined);
   try {
     // 1. Resolution.
     const levels: LevelRouting[] = BUDGETS.flatMap((budget) =>

@@ -18,9 +18,9 @@ export const requirementsSchema = z.strictObject({
   model_features: z.array(z.string().min(1).max(64)).max(10).default([]),
   /** Tools its levels call. */
   tools: z.array(z.string().min(1).max(64)).max(10).default([]),
-  /** Secrets (environment variable names) the skill needs at run time; a person provides them. */
+  /** Secrets (ids in the secrets store, upper-case by convention) the skill needs at run time; a person provides them. */
   secrets: z
-    .array(z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'an environment variable name'))
+    .array(z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'a secret id in upper case, such as VERCEL_TOKEN'))
     .max(10)
     .default([]),
   /** Templates it relies on, by name (recorded here only; templates themselves belong to product builds). */

@@ -1,5 +1,5 @@
-import { ConfigError } from '../config/parse-env';
-import { chatAppSettings, type ChatAppEnv, type SecretLookup } from './config';
+import type { SecretStore } from '../secrets/store';
+import { chatAppSettings, type ChatAppEnv } from './config';
 import { createChatWebApi, type ChatWebApi } from './web-api';
 
 export interface ChatIdentity {
@@ -11,8 +11,8 @@ export interface ChatIdentity {
 
 /** The team-chat app as the API uses it: what verifies requests, who Keel is in the workspace, and the Web API. */
 export interface ChatApp {
-  /** Unset: every inbound chat request is refused. */
-  signingSecret?: string;
+  /** The signing secret as the store holds it now; undefined (no id configured, or none stored): every request is refused. */
+  signingSecret(): Promise<string | undefined>;
   /** Absent without a bot token; inbound requests then verify but cannot be acted on. */
   api?: ChatWebApi;
   /** Cached: auth.test runs once per process (again after a failure); CHATAPP_TEAM_ID overrides the workspace. */
@@ -27,7 +27,8 @@ export interface ChatApp {
 const AUTHOR_TEAM_TTL_MS = 10 * 60_000;
 
 export function createChatApp(settings: {
-  signingSecret?: string;
+  /** Read at each request, so a rotated signing secret applies at once. */
+  signingSecret?: () => Promise<string | undefined>;
   api?: ChatWebApi;
   teamIdOverride?: string;
   historyMessages: number;
@@ -35,12 +36,12 @@ export function createChatApp(settings: {
   let identity: Promise<ChatIdentity> | undefined;
   const teams = new Map<string, { teamId: string | undefined; until: number }>();
   return {
-    signingSecret: settings.signingSecret,
+    signingSecret: async () => settings.signingSecret?.(),
     api: settings.api,
     historyMessages: settings.historyMessages,
     identity() {
       const api = settings.api;
-      if (!api) return Promise.reject(new Error('no chat bot token: set CHATAPP_BOT_TOKEN'));
+      if (!api) return Promise.reject(new Error('no chat bot token: set CHATAPP_BOT_TOKEN_SECRET_ID'));
       identity ??= api.authTest().then(
         ({ teamId, userId }) => ({ teamId: settings.teamIdOverride ?? teamId, botUserId: userId }),
         (err: unknown) => {
@@ -61,27 +62,32 @@ export function createChatApp(settings: {
   };
 }
 
-/** The chat app the environment configures; without a signing secret it still exists and refuses every request. */
-export function chatAppFromEnv(env: ChatAppEnv, secrets?: SecretLookup): ChatApp {
-  const settings = chatAppSettings(env, secrets);
-  if (settings.signingSecret && !settings.botToken) {
-    const hint = env.CHATAPP_BOT_TOKEN_SECRET_ID
-      ? ` (CHATAPP_BOT_TOKEN_SECRET_ID ${env.CHATAPP_BOT_TOKEN_SECRET_ID} did not resolve: this process has no secrets store)`
-      : '';
-    throw new ConfigError(
-      `team chat: CHATAPP_SIGNING_SECRET is set but no bot token is${hint}; set CHATAPP_BOT_TOKEN, or unset the secret`,
-    );
-  }
+/** The chat app the environment configures; without a signing secret id it still exists and refuses every request. */
+export function chatAppFromEnv(env: ChatAppEnv, secrets: SecretStore): ChatApp {
+  const settings = chatAppSettings(env);
+  const signingSecretId = settings.signingSecretId;
   return createChatApp({
-    signingSecret: settings.signingSecret,
-    api: settings.botToken ? createChatWebApi({ token: settings.botToken, apiUrl: settings.apiUrl }) : undefined,
+    signingSecret: signingSecretId === undefined ? undefined : () => secrets.get(signingSecretId),
+    api: chatWebApiFromEnv(env, secrets),
     teamIdOverride: settings.teamIdOverride,
     historyMessages: settings.historyMessages,
   });
 }
 
-/** The Web API for workers (posting progress, answers and buttons); undefined when no bot token is configured. */
-export function chatWebApiFromEnv(env: ChatAppEnv, secrets?: SecretLookup): ChatWebApi | undefined {
-  const settings = chatAppSettings(env, secrets);
-  return settings.botToken ? createChatWebApi({ token: settings.botToken, apiUrl: settings.apiUrl }) : undefined;
+/**
+ * The Web API for workers (posting progress, answers and buttons) and the API; undefined when no bot token id is
+ * configured. The token is read from the store at each call, so a rotated token is used without a restart.
+ */
+export function chatWebApiFromEnv(env: ChatAppEnv, secrets: SecretStore): ChatWebApi | undefined {
+  const settings = chatAppSettings(env);
+  const id = settings.botTokenSecretId;
+  if (id === undefined) return undefined;
+  return createChatWebApi({
+    token: async () => {
+      const token = await secrets.get(id);
+      if (!token) throw new Error(`no chat bot token: secret ${id} is not in the secrets store (${secrets.where(id)})`);
+      return token;
+    },
+    apiUrl: settings.apiUrl,
+  });
 }

@@ -1,25 +1,26 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createSecretStore, noSecrets } from '../secrets/store';
 import { chatAppFromEnv } from './chat-app';
-import { chatAppEnv, chatAppSettings } from './config';
+import { chatAppEnv, chatAppInbound, chatAppSettings } from './config';
 
 const parse = (env: Record<string, string>) => chatAppEnv.parse(env);
 
-test('everything unset: no secret, no token, the public Web API', () => {
+test('everything unset: no secret ids, the public Web API', () => {
   expect(chatAppSettings(parse({}))).toEqual({
-    signingSecret: undefined,
-    botToken: undefined,
+    signingSecretId: undefined,
+    botTokenSecretId: undefined,
     teamIdOverride: undefined,
     apiUrl: 'https://slack.com/api/',
     historyMessages: 20,
   });
 });
 
-test('the env token wins over the secrets store; the store answers when the env is blank', () => {
-  const secrets = (id: string) => (id === 'keel/chat-bot' ? 'xoxb-from-store' : undefined);
-  const both = parse({ CHATAPP_BOT_TOKEN: 'xoxb-from-env', CHATAPP_BOT_TOKEN_SECRET_ID: 'keel/chat-bot' });
-  expect(chatAppSettings(both, secrets).botToken).toBe('xoxb-from-env');
-  const storeOnly = parse({ CHATAPP_BOT_TOKEN: '', CHATAPP_BOT_TOKEN_SECRET_ID: 'keel/chat-bot' });
-  expect(chatAppSettings(storeOnly, secrets).botToken).toBe('xoxb-from-store');
-  expect(chatAppSettings(storeOnly).botToken).toBeUndefined();
+test('the credentials themselves are never variables: the old ones are refused, naming the id to set instead', () => {
+  expect(() => parse({ CHATAPP_BOT_TOKEN: 'xoxb-1' })).toThrow(/CHATAPP_BOT_TOKEN_SECRET_ID/);
+  expect(() => parse({ CHATAPP_SIGNING_SECRET: 's' })).toThrow(/CHATAPP_SIGNING_SECRET_ID/);
+  expect(() => parse({ CHATAPP_BOT_TOKEN_SECRET_ID: '../bot' })).toThrow(/a secret id/);
 });
 
 test('the API URL gets its trailing slash, and a bad one is refused', () => {
@@ -27,11 +28,34 @@ test('the API URL gets its trailing slash, and a bad one is refused', () => {
   expect(() => parse({ CHATAPP_API_URL: 'not a url' })).toThrow();
 });
 
-test('a signing secret without any bot token stops start-up, naming what to set', () => {
-  expect(() => chatAppFromEnv(parse({ CHATAPP_SIGNING_SECRET: 's' }))).toThrow(/set CHATAPP_BOT_TOKEN/);
-  expect(() => chatAppFromEnv(parse({ CHATAPP_SIGNING_SECRET: 's', CHATAPP_BOT_TOKEN_SECRET_ID: 'keel/bot' }))).toThrow(
-    /keel\/bot did not resolve/,
-  );
-  expect(chatAppFromEnv(parse({})).signingSecret).toBeUndefined();
-  expect(chatAppFromEnv(parse({ CHATAPP_SIGNING_SECRET: 's', CHATAPP_BOT_TOKEN: 'xoxb-1' })).signingSecret).toBe('s');
+test('a process serving inbound chat needs a bot token id beside the signing secret id', () => {
+  expect(chatAppInbound.safeParse({ CHATAPP_SIGNING_SECRET_ID: 'chat/signing' }).error?.issues[0]).toMatchObject({
+    path: ['CHATAPP_BOT_TOKEN_SECRET_ID'],
+  });
+  expect(
+    chatAppInbound.safeParse({ CHATAPP_SIGNING_SECRET_ID: 'chat/signing', CHATAPP_BOT_TOKEN_SECRET_ID: 'chat/bot' })
+      .success,
+  ).toBe(true);
+});
+
+test('the signing secret is read from the store at each request, so a rotated one applies at once', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-chat-secrets-'));
+  try {
+    await fs.mkdir(path.join(dir, 'chat'));
+    const secrets = createSecretStore({ dir, ttlMs: 0, fromEnv: false, env: {} });
+    const app = chatAppFromEnv(
+      parse({ CHATAPP_SIGNING_SECRET_ID: 'chat/signing', CHATAPP_BOT_TOKEN_SECRET_ID: 'chat/bot' }),
+      secrets,
+    );
+    expect(await app.signingSecret()).toBeUndefined();
+    await fs.writeFile(path.join(dir, 'chat', 'signing'), 'first\n');
+    expect(await app.signingSecret()).toBe('first');
+    await fs.writeFile(path.join(dir, 'chat', 'signing'), 'second\n');
+    expect(await app.signingSecret()).toBe('second');
+    expect(app.api).toBeDefined();
+    expect(await chatAppFromEnv(parse({}), noSecrets).signingSecret()).toBeUndefined();
+    expect(chatAppFromEnv(parse({}), noSecrets).api).toBeUndefined();
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });

@@ -51,8 +51,15 @@ const MAX_REPLY_PAGES = 5;
  * The Web API over the field's own client. Its retries are off: the caller owns them (a Temporal activity's retry
  * policy, or an inbound request that must answer within the chat system's 3 s).
  */
-export function createChatWebApi(options: { token: string; apiUrl: string; timeoutMs?: number }): ChatWebApi {
-  const client = new WebClient(options.token, {
+export function createChatWebApi(options: {
+  /** The bot token, or how to get it at each call (from the secrets store, so a rotated token needs no restart). */
+  token: string | (() => Promise<string>);
+  apiUrl: string;
+  timeoutMs?: number;
+}): ChatWebApi {
+  const tokenOf = typeof options.token === 'string' ? () => Promise.resolve(options.token as string) : options.token;
+  // No token in the client itself: every call passes the current one.
+  const client = new WebClient(undefined, {
     slackApiUrl: options.apiUrl,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
@@ -61,11 +68,12 @@ export function createChatWebApi(options: { token: string; apiUrl: string; timeo
   });
   return {
     async authTest() {
-      const parsed = AuthTestResponse.parse(await client.auth.test());
+      const parsed = AuthTestResponse.parse(await client.auth.test({ token: await tokenOf() }));
       return { teamId: parsed.team_id, userId: parsed.user_id };
     },
     async postMessage(post) {
       const response = await client.chat.postMessage({
+        token: await tokenOf(),
         channel: post.channel,
         thread_ts: post.threadTs,
         text: post.text,
@@ -76,6 +84,7 @@ export function createChatWebApi(options: { token: string; apiUrl: string; timeo
     },
     async updateMessage(update) {
       await client.chat.update({
+        token: await tokenOf(),
         channel: update.channel,
         ts: update.ts,
         text: update.text,
@@ -87,7 +96,13 @@ export function createChatWebApi(options: { token: string; apiUrl: string; timeo
       let cursor: string | undefined;
       for (let page = 0; page < MAX_REPLY_PAGES; page++) {
         const parsed = RepliesResponse.parse(
-          await client.conversations.replies({ channel, ts: threadTs, limit: 200, ...(cursor ? { cursor } : {}) }),
+          await client.conversations.replies({
+            token: await tokenOf(),
+            channel,
+            ts: threadTs,
+            limit: 200,
+            ...(cursor ? { cursor } : {}),
+          }),
         );
         messages.push(...parsed.messages);
         cursor = parsed.response_metadata?.next_cursor || undefined;
@@ -96,7 +111,7 @@ export function createChatWebApi(options: { token: string; apiUrl: string; timeo
       return messages;
     },
     async userTeam(userId) {
-      return UserInfoResponse.parse(await client.users.info({ user: userId })).user.team_id;
+      return UserInfoResponse.parse(await client.users.info({ token: await tokenOf(), user: userId })).user.team_id;
     },
   };
 }

@@ -39,9 +39,10 @@ export function chatAppRoutes(deps: JobsDeps & { chatApp?: ChatApp }) {
       (_request, body, done) => done(null, body),
     );
 
-    const verified = (request: FastifyRequest): Buffer => {
+    const verified = async (request: FastifyRequest): Promise<Buffer> => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const verdict = verifyRequestSignature(deps.chatApp?.signingSecret, {
+      // Read at each request: a rotated signing secret applies without a restart.
+      const verdict = verifyRequestSignature(await deps.chatApp?.signingSecret(), {
         timestamp: header(request, 'x-slack-request-timestamp'),
         signature: header(request, 'x-slack-signature'),
         rawBody,
@@ -51,7 +52,7 @@ export function chatAppRoutes(deps: JobsDeps & { chatApp?: ChatApp }) {
     };
 
     app.post('/v1/chatapp/events', { config: { signedRequest: true } }, async (request) => {
-      const rawBody = verified(request);
+      const rawBody = await verified(request);
       const parsed = EventsRequest.safeParse(parseJson(rawBody));
       if (!parsed.success) throw invalid('body', parsed.error);
       const body = parsed.data;
@@ -73,7 +74,7 @@ export function chatAppRoutes(deps: JobsDeps & { chatApp?: ChatApp }) {
     });
 
     app.post('/v1/chatapp/interactions', { config: { signedRequest: true } }, async (request) => {
-      const rawBody = verified(request);
+      const rawBody = await verified(request);
       const form = InteractionForm.safeParse(Object.fromEntries(new URLSearchParams(rawBody.toString('utf8'))));
       if (!form.success) throw invalid('body', form.error);
       const json = parseJson(Buffer.from(form.data.payload, 'utf8'));

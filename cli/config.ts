@@ -4,6 +4,7 @@ import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings'
 import { kbSettings, type KbEnv } from '../kb/config';
 import { temporalEnv, type TemporalEnv } from '../temporal/config';
 import { postgresEnv } from '../db/config';
+import { secretsConfig, type SecretsSettings } from '../secrets/config';
 
 /** The CLI's environment: where the API is and who it acts as; the database only for `token create`. */
 export const cliEnv = z.object({
@@ -34,18 +35,21 @@ export function loadKbCommandConfig(env: NodeJS.ProcessEnv): KbCommandConfig {
   return { cli: values.cli, kb: values.kb };
 }
 
-/** `keel connector …`: the CLI's variables, the knowledge hub's, the connectors' and how to reach Temporal. */
+/** `keel connector …`: the CLI's variables, the knowledge hub's, the connectors', the secrets store's and how to reach Temporal. */
 export interface ConnectorCommandConfig extends KbCommandConfig {
   connectors: ConnectorsConfig;
   temporal: TemporalEnv;
+  secrets: SecretsSettings;
 }
 
 export function loadConnectorCommandConfig(env: NodeJS.ProcessEnv): ConnectorCommandConfig {
   const { values, problems } = parseSlices(
-    { cli: cliEnv, kb: kbSettings, connectors: connectorsConfig, temporal: temporalEnv },
+    { cli: cliEnv, kb: kbSettings, connectors: connectorsConfig, temporal: temporalEnv, secrets: secretsConfig },
     env,
   );
-  const { cli, kb, connectors, temporal } = values;
-  if (problems.length > 0 || !cli || !kb || !connectors || !temporal) throw configError('keel connector', problems);
-  return { cli, kb, connectors, temporal };
+  const { cli, kb, connectors, temporal, secrets } = values;
+  if (problems.length > 0 || !cli || !kb || !connectors || !temporal || !secrets) {
+    throw configError('keel connector', problems);
+  }
+  return { cli, kb, connectors, temporal, secrets };
 }

@@ -1,4 +1,5 @@
 // `keel connector run|trigger|reset`: a connector run in this process, a one-off run on the workers, a cursor reset.
+import { createSecretStore } from '../secrets/store';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConnectorNameSchema } from '../connectors/config';
@@ -93,6 +94,7 @@ async function runHere(
       const report = await runConnectorOnce({
         name,
         config: config.connectors,
+        secrets: createSecretStore(config.secrets),
         pool,
         index: { pool: hub.pool, embedder: hub.embedder, unavailable: hub.unavailable },
         connector,

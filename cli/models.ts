@@ -10,6 +10,9 @@ import { isConfigured, loadCatalog, loadTeamControls, resolveProviderKey } from 
 import type { Catalog, TeamControls } from '../routing/catalog/types';
 import { modelFilePaths, modelEnv } from '../routing/config';
 import { buildRouter } from '../routing/open-models';
+import { parseEnv } from '../config/parse-env';
+import { secretsConfig } from '../secrets/config';
+import { createSecretStore, type SecretStore } from '../secrets/store';
 import { missingCapability } from '../routing/resolve/requirements';
 import { listScenarios, loadScenario } from '../scenarios/load';
 
@@ -63,7 +66,7 @@ async function list(args: string[], env: NodeJS.ProcessEnv, print: Print): Promi
     instanceId: env.KEEL_INSTANCE_ID || 'keel',
   });
   try {
-    const rows = await buildRouter(catalog, controls, env, queue, () => undefined).list();
+    const rows = await (await buildRouter(catalog, controls, env, queue, () => undefined, secretsOf(env))).list();
     if (values.json) {
       print(JSON.stringify(rows, null, 2));
       return 0;
@@ -98,7 +101,8 @@ async function resolve(args: string[], env: NodeJS.ProcessEnv, print: Print): Pr
   const { catalog, controls } = await loadBoth(env);
   const queue = await createQueueStore({ instanceId: 'keel-cli' });
   try {
-    const decision = buildRouter(catalog, controls, env, queue, () => undefined).resolve({
+    const router = await buildRouter(catalog, controls, env, queue, () => undefined, secretsOf(env));
+    const decision = router.resolve({
       role: values.role,
       budget: values.budget,
       requirements: values.require,
@@ -165,12 +169,14 @@ async function doctor(args: string[], env: NodeJS.ProcessEnv, print: Print): Pro
     return 1;
   }
   const rows = catalog.models.filter((m) => m.provider === name);
-  const key = resolveProviderKey(entry, env);
-  if (!isConfigured(entry, env)) {
+  const secrets = secretsOf(env);
+  const key = await resolveProviderKey(entry, env, secrets);
+  if (!(await isConfigured(entry, env, secrets))) {
+    const secretId = entry.auth?.secret_id;
     step(
       2,
       false,
-      `not configured: set ${entry.auth?.env ?? 'its key'}${entry.auth?.secret_id ? ` or secret ${entry.auth.secret_id}` : ''}`,
+      `not configured: set ${entry.auth?.env ?? 'its key'}${secretId ? ` or secret ${secretId} (${secrets.where(secretId)})` : ''}`,
     );
     return 1;
   }
@@ -233,4 +239,9 @@ async function doctor(args: string[], env: NodeJS.ProcessEnv, print: Print): Pro
     }
     return 1;
   }
+}
+
+/** The secrets store the environment configures (KEEL_SECRETS_DIR, …); a bad variable stops the command. */
+function secretsOf(env: NodeJS.ProcessEnv): SecretStore {
+  return createSecretStore(parseEnv(secretsConfig, env, 'keel models'));
 }

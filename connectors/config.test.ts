@@ -16,7 +16,7 @@ describe('connector configuration', () => {
     expect(scheduleSettings(env, 'github').cron).toBe('0 */6 * * *');
   });
 
-  it('refuses a bad cron, a bad flag and a secret id that could leave SECRETS_DIR', () => {
+  it('refuses a bad cron, a bad flag and a secret id that could leave the secrets directory', () => {
     const result = connectorsEnv.safeParse({
       CONNECTOR_GITHUB_SCHEDULE: '61 * * * *',
       CONNECTOR_SLACK_ENABLED: 'maybe',

@@ -1,6 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 import { emptyAsUndefined } from '../config/parse-env';
+import { SecretIdSchema } from '../secrets/id';
 import type { ConnectorName } from './contract';
 
 export const CONNECTOR_NAMES = ['notion', 'slack', 'github'] as const satisfies readonly ConnectorName[];
@@ -27,11 +28,6 @@ export const CronSchema = z
     }
   }, 'a valid cron expression (minute hour day-of-month month day-of-week)');
 
-/** A secret id names a file in SECRETS_DIR, so it must not be able to leave that directory. */
-export const SecretIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'a secret id: letters, digits, _ . - (a file name in SECRETS_DIR)');
-
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema.optional());
 
 function connectorKeys<N extends string>(upper: N, schedule: string) {
@@ -52,15 +48,13 @@ function connectorKeys<N extends string>(upper: N, schedule: string) {
     Record<`CONNECTOR_${N}_ORG`, z.ZodType<string | undefined>>;
 }
 
-/** What every connector shares: enabled flags, schedules, auth secret ids, the hub to clone and the secrets store. */
+/** What every connector shares: enabled flags, schedules, auth secret ids and the hub to clone. */
 export const connectorsEnv = z.object({
   ...connectorKeys('NOTION', DEFAULT_SCHEDULES.notion),
   ...connectorKeys('SLACK', DEFAULT_SCHEDULES.slack),
   ...connectorKeys('GITHUB', DEFAULT_SCHEDULES.github),
   /** The curated hub's git URL (https, ssh or file://), cloned into each run's working directory; unset → empty. */
   KB_HUB_URL: optional(z.string().min(1)),
-  /** The secrets store: one file per secret id. Unset → secrets are read from the environment by id. */
-  SECRETS_DIR: optional(z.string().min(1)),
   /** Records between index flushes and cursor stores (a crash redoes at most this many). */
   CONNECTOR_FLUSH_EVERY: z.coerce.number().int().min(1).max(10_000).default(25),
 });

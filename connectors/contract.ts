@@ -43,7 +43,7 @@ export interface SourceFile {
 
 /** What a connector may use while it reads; everything with side effects stays in the run. */
 export interface ConnectorContext {
-  /** A credential by secret id (`SECRETS_DIR/<id>` file, else env); undefined when not configured. */
+  /** A credential by secret id, from the secrets store at the moment of use; undefined when the store has none. */
   secret(id: string): Promise<string | undefined>;
   /** Progress for the Temporal UI (the run's activity heartbeats it). */
   progress(update: { records?: number; bytes?: number; note?: string }): void;

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { Embedder } from '../kb/embedders/types';
+import type { SecretStore } from '../secrets/store';
 import { createHub } from '../kb/hub';
 import { indexPaths, type IndexResult } from '../kb/indexer';
 import { scheduleSettings } from './config';
@@ -9,7 +10,6 @@ import { checkoutHub } from './hub-checkout';
 import { previousDocumentLookup } from './previous-document';
 import { createConnector } from './registry';
 import { runConnector, type RunSummary } from './run';
-import { createSecretStore } from './secrets';
 
 /** What the index refused (id collisions, invalid files); the run goes on, and reports them. */
 export type IndexProblem = Extract<IndexResult, { status: 'invalid' }>;
@@ -23,6 +23,8 @@ export interface RunOnceInput {
   name: ConnectorName;
   /** The connectors' settings, parsed once when the process started. */
   config: ConnectorsConfig;
+  /** Where the connector's credential is looked up by its auth secret id, during the run. */
+  secrets: SecretStore;
   /** The database holding `connector_state`. */
   pool: Pool;
   /** The knowledge index: its database and embedder (the hub's, whose directory is replaced by the run's). */
@@ -63,10 +65,7 @@ export async function runConnectorOnce(input: RunOnceInput): Promise<RunReport> 
       previous: previousDocumentLookup(checkout.dir, input.index.pool),
       flushEvery: input.config.shared.CONNECTOR_FLUSH_EVERY,
       context: {
-        secret: createSecretStore({
-          secretsDir: input.config.shared.SECRETS_DIR,
-          fromEnv: input.config.secretsFromEnv,
-        }),
+        secret: (id) => input.secrets.get(id),
         progress: input.progress ?? (() => undefined),
         signal,
         log,

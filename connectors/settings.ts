@@ -10,14 +10,12 @@ import { SlackEnvSchema, type SlackConfig } from './slack/config';
 export type ConnectorSettings<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export interface ConnectorsConfig {
-  /** Schedules, enabled flags, auth secret ids, the hub to clone, the secrets store. */
+  /** Schedules, enabled flags, auth secret ids, the hub to clone. */
   shared: ConnectorsEnv;
   /** Each connector's own variables (workspace, channels, repositories…). */
   notion: ConnectorSettings<NotionConfig>;
   slack: ConnectorSettings<SlackConfig>;
   github: ConnectorSettings<GithubEnv>;
-  /** The secrets named by the auth secret ids that the environment itself holds (the store's fallback). */
-  secretsFromEnv: Readonly<Record<string, string>>;
 }
 
 const OWN_SCHEMAS = { notion: NotionEnvSchema, slack: SlackEnvSchema, github: githubEnv } as const;
@@ -58,13 +56,7 @@ export const connectorsConfig = z.custom<NodeJS.ProcessEnv>().transform((env, ct
       });
     }
   }
-  const secretsFromEnv: Record<string, string> = {};
-  for (const name of CONNECTOR_NAMES) {
-    const id = scheduleSettings(shared.data, name).authSecretId;
-    const value = id === undefined ? undefined : env[id];
-    if (id !== undefined && value) secretsFromEnv[id] = value;
-  }
-  return { shared: shared.data, ...settings, secretsFromEnv };
+  return { shared: shared.data, ...settings };
 });
 
 /** A connector's settings, or the ConfigError its run fails with (a permanent failure: an operator must fix it). */

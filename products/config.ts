@@ -1,11 +1,12 @@
 /**
- * The product-build settings of a worker: build limits, the Vercel API and where the deploy token is kept. Parsed
+ * The product-build settings of a worker: build limits, the Vercel API and the deploy token's secret id. Parsed
  * by the entry points only (`loadProductsConfig(process.env, …)`), like every process's configuration.
  */
 import { z } from 'zod';
 import { emptyAsUndefined, parseEnv } from '../config/parse-env';
 import { DEFAULT_BUILD_LIMITS } from './build-runner';
-import { VERCEL_TOKEN_SECRET, type ProductSettings } from './settings';
+import { SecretIdSchema } from '../secrets/id';
+import { DEFAULT_VERCEL_TOKEN_SECRET, type ProductSettings } from './settings';
 import { VERCEL_API_URL } from './vercel';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyAsUndefined, schema.optional());
@@ -27,9 +28,14 @@ export const productsEnv = z.object({
   /** Readiness polling of a deployment: interval and give-up time (ms). */
   VERCEL_POLL_MS: withDefault(z.coerce.number().int().min(100).max(60_000), 2_000),
   VERCEL_READY_TIMEOUT_MS: withDefault(z.coerce.number().int().min(1_000).max(3_600_000), 300_000),
-  /** The secrets store: the token is the file SECRETS_DIR/VERCEL_TOKEN, else the env var VERCEL_TOKEN. */
-  SECRETS_DIR: optional(z.string().min(1)),
-  VERCEL_TOKEN: optional(z.string().min(1)),
+  /** The id of the deploy token in the secrets store (secrets/), read at each deploy. */
+  VERCEL_TOKEN_SECRET_ID: withDefault(SecretIdSchema, DEFAULT_VERCEL_TOKEN_SECRET),
+  /** The token itself is never a deployment variable; refused rather than ignored, so a deployment notices. */
+  VERCEL_TOKEN: optional(
+    z.undefined({
+      error: `not read: put the token in the secrets store as secret ${DEFAULT_VERCEL_TOKEN_SECRET} (docs/secrets.md)`,
+    }),
+  ),
 });
 
 /** The worker's product-build slice: parsed with every other slice before anything opens (stack/*-config.ts). */
@@ -44,10 +50,8 @@ export const productsConfig = productsEnv.transform((parsed): ProductSettings =>
     teamId: parsed.VERCEL_TEAM_ID,
     pollIntervalMs: parsed.VERCEL_POLL_MS,
     readyTimeoutMs: parsed.VERCEL_READY_TIMEOUT_MS,
+    tokenSecretId: parsed.VERCEL_TOKEN_SECRET_ID,
   },
-  secretsDir: parsed.SECRETS_DIR,
-  // Only the token's own variable: the secrets store reads nothing else from the environment.
-  env: parsed.VERCEL_TOKEN ? { [VERCEL_TOKEN_SECRET]: parsed.VERCEL_TOKEN } : {},
 }));
 
 /** The slice alone, for tests and tools: one line per bad variable, like every process's config. */

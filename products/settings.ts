@@ -9,12 +9,10 @@ export interface ProductSettings {
     teamId?: string;
     pollIntervalMs: number;
     readyTimeoutMs: number;
+    /** The deploy token's id in the secrets store; the deploy activity reads it at each deploy. */
+    tokenSecretId: string;
   };
-  /** The secrets store (`SECRETS_DIR/<id>`, then env `<id>`): the deploy token is secret `VERCEL_TOKEN`. */
-  secretsDir?: string;
-  /** Secrets taken from the environment when the process parsed its config (only `VERCEL_TOKEN`). */
-  env: Readonly<Record<string, string>>;
 }
 
-/** The secret id (a file in SECRETS_DIR, else the env var of that name) holding the Vercel token. */
-export const VERCEL_TOKEN_SECRET = 'VERCEL_TOKEN';
+/** The deploy token's secret id unless VERCEL_TOKEN_SECRET_ID names another. */
+export const DEFAULT_VERCEL_TOKEN_SECRET = 'VERCEL_TOKEN';

@@ -3,6 +3,7 @@ import { ProviderCallError } from './adapters/types';
 import type { Candidate, Catalog, ModelRow, Rung, Wire } from './catalog/types';
 import type { ChatMessage, ToolDefinition } from './chat-types';
 import { freeQuota, llmCallSeconds, llmCalls, llmCostUsd, llmFallbacks, llmTokens } from '../metrics/series';
+import { redactSecret } from '../secrets/redact';
 import { remainingAfter } from './walk-order';
 
 /** How long an unfunded provider is skipped, across every replica (the spec's "about 30 minutes"). */
@@ -24,8 +25,11 @@ export interface LedgerPort {
 
 export interface DispatchDeps {
   catalog: Catalog;
-  /** Resolved credential per provider name (undefined: none needed, or none configured). */
-  keys: Record<string, string | undefined>;
+  /**
+   * A provider's credential, looked up for each call (undefined: none needed, or none configured), so a rotated
+   * secret is used from the next call on.
+   */
+  keyOf(provider: string): Promise<string | undefined>;
   adapterFor(wire: Wire): WireAdapter;
   ledger: LedgerPort;
   /** Shared flags (queue store) so an unfunded provider is skipped by every replica. */
@@ -180,12 +184,14 @@ export async function dispatch(
     }
     const series = { provider: candidate.provider, model: candidate.model };
     const callStarted = performance.now();
+    let apiKey: string | undefined;
     try {
+      apiKey = await deps.keyOf(candidate.provider);
       const reply = await deps.adapterFor(row.wire).call({
         providerName: candidate.provider,
         provider,
         model: row,
-        apiKey: deps.keys[candidate.provider],
+        apiKey,
         messages: request.messages,
         tools: request.tools,
         effortFragment: candidate.effort ? row.effort?.[candidate.effort] : undefined,
@@ -214,11 +220,12 @@ export async function dispatch(
       if (request.signal?.aborted || !(err instanceof ProviderCallError)) {
         if (request.signal?.aborted) throw err;
         // An adapter bug or an unexpected client error: treat as transient for this candidate.
-        deps.log(`${modelKey(candidate)}: unexpected error: ${(err as Error).message}`);
+        deps.log(`${modelKey(candidate)}: unexpected error: ${redactSecret((err as Error).message, apiKey)}`);
         passOver(candidate, 'unexpected_error', false, true);
         continue;
       }
-      deps.log(`${modelKey(candidate)}: ${err.kind}: ${err.message}`);
+      // A vendor's message may echo the key it was sent; the log must not.
+      deps.log(`${modelKey(candidate)}: ${err.kind}: ${redactSecret(err.message, apiKey)}`);
       switch (err.kind) {
         case 'auth':
           dead.add(candidate.provider);

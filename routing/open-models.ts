@@ -1,4 +1,5 @@
 import type { QueueStore } from '../queue/queue-store';
+import { noSecrets, type SecretStore } from '../secrets/store';
 import { isConfigured, resolveProviderKey } from './catalog/load';
 import type { Catalog, TeamControls } from './catalog/types';
 import type { ModelsConfig } from './config';
@@ -8,27 +9,30 @@ import { createQuotaLedger } from './ledger';
 import { createModelRouter, type ModelRouter } from './router';
 
 /**
- * Builds the router over a loaded catalog: resolves each provider's key from `credentials` (the variables its
- * `auth.env` names; env wins over the secrets store) and marks which providers are configured.
+ * Builds the router over a loaded catalog: which providers are configured is decided now (a provider keyed later
+ * joins at the next start), while each call looks its key up again, from `credentials` (the variables `auth.env`
+ * names, which win) or the secrets store (`auth.secret_id`), so a rotated secret is used without a restart.
  */
-export function buildRouter(
+export async function buildRouter(
   catalog: Catalog,
   controls: TeamControls,
   credentials: Readonly<Record<string, string | undefined>>,
   queue: QueueStore,
   log: (line: string) => void,
-): ModelRouter {
-  const keys: Record<string, string | undefined> = {};
+  secrets: SecretStore = noSecrets,
+): Promise<ModelRouter> {
   const configured = new Set<string>();
   for (const [name, entry] of Object.entries(catalog.providers)) {
-    keys[name] = resolveProviderKey(entry, credentials).key;
-    if (isConfigured(entry, credentials)) configured.add(name);
+    if (await isConfigured(entry, credentials, secrets)) configured.add(name);
   }
   return createModelRouter({
     catalog,
     controls,
     configured,
-    keys,
+    async keyOf(provider) {
+      const entry = catalog.providers[provider];
+      return entry && (await resolveProviderKey(entry, credentials, secrets)).key;
+    },
     ledger: createQuotaLedger(queue, log),
     // Like the ledger, a provider's unfunded flag is an optimisation: with the store down, no provider is skipped.
     flags: {
@@ -53,7 +57,7 @@ export function withDemoAt(catalog: Catalog, baseUrl: string): Catalog {
 export async function openModels(
   config: ModelsConfig,
   queue: QueueStore,
-  options: { serveDemo: boolean; log?: (line: string) => void },
+  options: { serveDemo: boolean; secrets: SecretStore; log?: (line: string) => void },
 ): Promise<{
   router: ModelRouter;
   catalog: Catalog;
@@ -65,11 +69,15 @@ export async function openModels(
   const log = options.log ?? ((line: string) => console.warn(`[routing] ${line}`));
   const demo = options.serveDemo ? await startDemoModelServer({ port: config.demoModelPort }) : undefined;
   const catalog = demo ? withDemoAt(config.catalog, demo.baseUrl) : config.catalog;
-  const configured = Object.entries(catalog.providers)
-    .filter(([name, entry]) => name !== DEMO_PROVIDER && entry.auth && isConfigured(entry, config.credentials))
-    .map(([name]) => name);
+  const router = await buildRouter(catalog, config.controls, config.credentials, queue, log, options.secrets);
+  const configured: string[] = [];
+  for (const [name, entry] of Object.entries(catalog.providers)) {
+    if (name !== DEMO_PROVIDER && entry.auth && (await isConfigured(entry, config.credentials, options.secrets))) {
+      configured.push(name);
+    }
+  }
   return {
-    router: buildRouter(catalog, config.controls, config.credentials, queue, log),
+    router,
     catalog,
     configured,
     paths: config.paths,

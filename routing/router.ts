@@ -48,7 +48,8 @@ export interface RouterDeps {
   controls: TeamControls;
   /** Providers whose credentials resolve (or need none). */
   configured: ReadonlySet<string>;
-  keys: Record<string, string | undefined>;
+  /** A provider's credential as it is now (routing/open-models.ts reads it from env or the secrets store). */
+  keyOf(provider: string): Promise<string | undefined>;
   ledger: ReturnType<typeof createQuotaLedger>;
   flags: DispatchDeps['flags'];
   log: (line: string) => void;
@@ -100,7 +101,14 @@ export function createModelRouter(deps: RouterDeps): ModelRouter {
     },
     call: (request) =>
       dispatch(
-        { catalog: deps.catalog, keys: deps.keys, adapterFor, ledger: deps.ledger, flags: deps.flags, log: deps.log },
+        {
+          catalog: deps.catalog,
+          keyOf: (provider) => deps.keyOf(provider),
+          adapterFor,
+          ledger: deps.ledger,
+          flags: deps.flags,
+          log: deps.log,
+        },
         request,
       ),
     async list() {

@@ -3,6 +3,7 @@ import { chatAppInbound } from '../chat-relay/config';
 import { setWhenAlone } from '../config/parse-env';
 import { kbSettings, type KbEnv } from '../kb/config';
 import { modelEnv, type ModelsConfig } from '../routing/config';
+import { secretsConfig, type SecretsSettings } from '../secrets/config';
 import { loadSlicesWithModels } from './models-slice';
 
 /** The ingest API alone (production): its own variables, the knowledge hub's and the model catalog's. */
@@ -10,11 +11,12 @@ export interface ApiConfig {
   api: ApiEnv;
   kb: KbEnv;
   models: ModelsConfig;
+  secrets: SecretsSettings;
 }
 
 /** Parses every variable the API uses, once, before anything opens; every bad one of every slice in one message. */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<ApiConfig> {
-  const { api, kb, models } = await loadSlicesWithModels(
+  const { api, kb, models, secrets } = await loadSlicesWithModels(
     'keel api',
     {
       api: apiEnv,
@@ -22,8 +24,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<ApiConfig> {
       models: modelEnv,
       kb: kbSettings,
       chat: chatAppInbound,
+      secrets: secretsConfig,
     },
     env,
   );
-  return { api, kb, models };
+  return { api, kb, models, secrets };
 }

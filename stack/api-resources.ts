@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createPoolFromEnv } from '../db/pool';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
+import { createSecretStore } from '../secrets/store';
 import { temporalSettings } from '../temporal/config';
 import { connectClient, ensureSearchAttributes } from '../temporal/connection';
 import type { ApiConfig } from './api-config';
@@ -24,7 +25,8 @@ export function openResources(config: ApiConfig, warn: (line: string) => void = 
     const warning = await ensureSearchAttributes(temporal.client, api.TEMPORAL_NAMESPACE);
     if (warning) warn(`warning: ${warning}`);
     // The API lists the catalog (GET /v1/models) but never calls a model; workers serve the demo model.
-    const models = closers.add(await openModels(config.models, queue, { serveDemo: false }), (m) => m.close());
+    const secrets = createSecretStore(config.secrets);
+    const models = closers.add(await openModels(config.models, queue, { serveDemo: false, secrets }), (m) => m.close());
     const kb = await openProcessHub(
       closers,
       {
@@ -36,6 +38,6 @@ export function openResources(config: ApiConfig, warn: (line: string) => void = 
       },
       warn,
     );
-    return { pool, queue, temporal: temporal.client, models: models.router, kb };
+    return { pool, queue, temporal: temporal.client, models: models.router, kb, secrets };
   });
 }

@@ -33,13 +33,13 @@ describe('one config per process', () => {
       KB_EMBED_RETRIES: '-1',
       CONNECTOR_GITHUB_SCHEDULE: 'every hour',
       AUTH_PORT: 'eighty',
-      CHATAPP_SIGNING_SECRET: 'signing-secret',
+      CHATAPP_SIGNING_SECRET_ID: 'chat-signing',
       MODEL_CATALOG_PATH: path.join(os.tmpdir(), 'keel-no-such-catalog.yaml'),
     };
     expect(await badVariables(loadStartConfig(env))).toEqual([
       'API_PORT',
       'AUTH_PORT',
-      'CHATAPP_BOT_TOKEN',
+      'CHATAPP_BOT_TOKEN_SECRET_ID',
       'CONNECTOR_GITHUB_SCHEDULE',
       'KB_EMBED_RETRIES',
       'MODEL_CATALOG_PATH',
@@ -121,14 +121,16 @@ describe('one config per process', () => {
       ...alone,
       CONNECTOR_GITHUB_AUTH_SECRET_ID: 'gh-token',
       'gh-token': 'ghp_x',
+      KEEL_SECRETS_DIR: '/run/secrets/keel',
     });
     expect(config.connectors.notion).toMatchObject({
       ok: false,
       error: expect.stringContaining('CONNECTOR_NOTION_WORKSPACE_SLUG') as unknown,
     });
     expect(config.connectors.github.ok).toBe(true);
-    // A secret the platform injects as a variable is taken at start, by the id the configuration names.
-    expect(config.connectors.secretsFromEnv).toEqual({ 'gh-token': 'ghp_x' });
+    // Secrets come from the store's directory; a variable named after a secret id is not even kept.
+    expect(config.secrets).toEqual({ dir: '/run/secrets/keel', ttlMs: 5_000, fromEnv: false, env: {} });
+    expect(JSON.stringify(config)).not.toContain('ghp_x');
   });
 
   test('the identity service alone lists every required variable it lacks', async () => {

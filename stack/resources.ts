@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
+import { createSecretStore } from '../secrets/store';
 import { findTemporalCli } from '../temporal/cli-path';
 import { jobTaskQueue, temporalSettings } from '../temporal/config';
 import { connectClient, connectWorker, ensureSearchAttributes } from '../temporal/connection';
@@ -81,7 +82,8 @@ export function openResources(config: StartConfig, dataDir: string, say: (line: 
       await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID }),
       (q) => q.close(),
     );
-    const models = closers.add(await openModels(config.models, queue, { serveDemo: true }), (m) => m.close());
+    const secrets = createSecretStore(config.secrets);
+    const models = closers.add(await openModels(config.models, queue, { serveDemo: true, secrets }), (m) => m.close());
 
     const settings = temporalSettings(env, temporalAddress, (p) => fs.readFileSync(p));
     const temporal = closers.add(await connectClient(settings), (t) => t.close());
@@ -99,6 +101,7 @@ export function openResources(config: StartConfig, dataDir: string, say: (line: 
       kb,
       queue,
       models,
+      secrets,
       temporal,
       workerConnection,
     };

@@ -39,7 +39,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
   const closers = createClosers();
   closers.push(() => resources.close());
   try {
-    const { pool, queue, models, kb, devServer, embedded, temporalAddress } = resources;
+    const { pool, queue, models, kb, secrets, devServer, embedded, temporalAddress } = resources;
     say('starting the worker…');
     const worker = await startKeelWorker({
       connection: resources.workerConnection,
@@ -51,9 +51,10 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
         models: models.router,
         workspaceRoot: workspaceRoot(stack),
         kb,
-        chat: chatWebApiFromEnv(stack),
+        chat: chatWebApiFromEnv(stack, secrets),
         connectors: config.connectors,
         products: config.products,
+        secrets,
       },
       workflowBundlePath: stack.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: stack.WORKER_SHUTDOWN_GRACE,
@@ -78,7 +79,14 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       defaultBudgetCents: identity.defaultBudgetCents,
     });
 
-    const deps = apiDepsFromEnv(stack, { pool, queue, temporal: resources.temporal.client, models: models.router, kb });
+    const deps = apiDepsFromEnv(stack, {
+      pool,
+      queue,
+      temporal: resources.temporal.client,
+      models: models.router,
+      kb,
+      secrets,
+    });
     // Submissions are refused with 402 over budget when identity shares this database.
     const app = await buildApp(
       deps,

@@ -5,20 +5,22 @@ import { productsConfig } from '../products/config';
 import type { ProductSettings } from '../products/settings';
 import { modelEnv, type ModelsConfig } from '../routing/config';
 import { workerEnv, type WorkerEnv } from '../temporal/worker-config';
+import { secretsConfig, type SecretsSettings } from '../secrets/config';
 import { loadSlicesWithModels } from './models-slice';
 
-/** A worker alone (production): its own variables, the knowledge hub's, the connectors' and the model catalog's. */
+/** A worker alone (production): its own variables, the knowledge hub's, the connectors', the models' and the secrets store's. */
 export interface WorkerConfig {
   worker: WorkerEnv;
   kb: KbEnv;
   connectors: ConnectorsConfig;
   models: ModelsConfig;
   products: ProductSettings;
+  secrets: SecretsSettings;
 }
 
 /** Parses every variable the worker uses, once, before anything opens; every bad one of every slice in one message. */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> {
-  const { worker, kb, connectors, models, products } = await loadSlicesWithModels(
+  const { worker, kb, connectors, models, products, secrets } = await loadSlicesWithModels(
     'keel worker',
     {
       worker: workerEnv,
@@ -27,8 +29,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> 
       kb: kbSettings,
       connectors: connectorsConfig,
       products: productsConfig,
+      secrets: secretsConfig,
     },
     env,
   );
-  return { worker, kb, connectors, models, products };
+  return { worker, kb, connectors, models, products, secrets };
 }

@@ -4,6 +4,7 @@ import { workspaceRoot } from '../config/workspace-root';
 import { createPoolFromEnv } from '../db/pool';
 import { createQueueStore } from '../queue/create-queue-store';
 import { openModels } from '../routing/open-models';
+import { createSecretStore } from '../secrets/store';
 import { jobTaskQueue, temporalSettings } from '../temporal/config';
 import { connectClient, connectWorker, ensureSearchAttributes } from '../temporal/connection';
 import { ensureConnectorSchedules } from '../temporal/connector-schedules';
@@ -23,7 +24,8 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
       await createQueueStore({ redisUrl: env.REDIS_URL, instanceId: env.KEEL_INSTANCE_ID }),
       (q) => q.close(),
     );
-    const models = closers.add(await openModels(config.models, queue, { serveDemo: true }), (m) => m.close());
+    const secrets = createSecretStore(config.secrets);
+    const models = closers.add(await openModels(config.models, queue, { serveDemo: true, secrets }), (m) => m.close());
     // kb_search reads the knowledge hub; a hub that cannot serve only makes the tool say so.
     const kb = await openProcessHub(
       closers,
@@ -58,10 +60,11 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
         queue,
         models: models.router,
         workspaceRoot: workspaceRoot(env),
-        chat: chatWebApiFromEnv(env),
+        chat: chatWebApiFromEnv(env, secrets),
         kb,
         connectors: config.connectors,
         products: config.products,
+        secrets,
       },
     };
   });

@@ -89,7 +89,7 @@ export async function runCapabilityRoadmap(input: RoadmapInput): Promise<Roadmap
         const reason = `unit ${unit.key} (${unit.title}) failed ${attempt} times: ${why}`;
         const action =
           unit.kind === 'secret'
-            ? `store ${unit.key.replace(/^secret-/, '')} in the environment the workers read secrets from, then plan ${input.capability} again`
+            ? `store ${unit.key.replace(/^secret-/, '')} in the secrets store the workers read, then plan ${input.capability} again`
             : `read the unit's last verifier deltas in job ${jobId}, adjust the capability's requirements or the reason, then plan ${input.capability} again`;
         await finishCapabilityRoadmap({ roadmapId: input.roadmapId, outcome: 'blocked', reason, actionNeeded: action });
         await emitSkill(emit, JOB_ROLE, 'capability_acquisition_blocked', { ...base, unit: unit.key, reason, action });
@@ -166,8 +166,8 @@ export async function runAcquisitionUnit(input: UnitInput): Promise<UnitResult> 
   if (unit.kind === 'secret') {
     const name = unit.key.replace(/^secret-/, '');
     return (await checkCapabilitySecret({ name }))
-      ? pass([`secret ${name} is set (value not read)`])
-      : fail(`secret ${name} is not set`);
+      ? pass([`secret ${name} is in the secrets store (value not shown)`])
+      : fail(`secret ${name} is not in the secrets store`);
   }
 
   const scenario = await loadScenario({ name: 'build' });

@@ -14,6 +14,7 @@ import {
   teamControlsIssues,
 } from './load';
 import type { Catalog, ProviderEntry, TeamControls } from './types';
+import { createSecretStore, type SecretStore } from '../../secrets/store';
 
 const shippedDir = path.join(projectRoot(), 'config', 'models');
 const shippedCatalog = path.join(shippedDir, 'catalog.yaml');
@@ -113,12 +114,12 @@ describe('the shipped model files', () => {
     }
   });
 
-  test('the shipped catalog lists the offline demo model as a keyless free model', () => {
+  test('the shipped catalog lists the offline demo model as a keyless free model', async () => {
     const demo = catalog.models.find((row) => row.model === DEMO_MODEL_ID);
     expect(demo).toMatchObject({ provider: 'demo', cost_tier: 'free', display_name: DEMO_MODEL_DISPLAY_NAME });
     expect(demo?.features).toContain('tool_use');
     expect(catalog.providers.demo?.auth).toBeUndefined();
-    expect(isConfigured(catalog.providers.demo!, {})).toBe(true);
+    expect(await isConfigured(catalog.providers.demo!, {})).toBe(true);
   });
 });
 
@@ -252,43 +253,59 @@ describe('provider keys', () => {
     base_url: 'https://api.openai.com/v1',
     auth: { env: 'OPENAI_API_KEY', secret_id: 'keel/openai' },
   };
-  const secrets = (id: string) => (id === 'keel/openai' ? 'sk-from-store' : undefined);
+  let dir: string;
+  let secrets: SecretStore;
 
-  test('the env variable wins over the secrets store', () => {
-    expect(resolveProviderKey(both, { OPENAI_API_KEY: 'sk-from-env' }, secrets)).toEqual({
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-provider-keys-'));
+    fs.mkdirSync(path.join(dir, 'keel'));
+    fs.writeFileSync(path.join(dir, 'keel', 'openai'), 'sk-from-store\n');
+    secrets = createSecretStore({ dir, ttlMs: 0, fromEnv: false, env: {} });
+  });
+
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the env variable wins over the secrets store', async () => {
+    expect(await resolveProviderKey(both, { OPENAI_API_KEY: 'sk-from-env' }, secrets)).toEqual({
       key: 'sk-from-env',
       source: 'env',
     });
   });
 
-  test('an empty env variable falls through to the secrets store', () => {
-    expect(resolveProviderKey(both, { OPENAI_API_KEY: '' }, secrets)).toEqual({
+  test('an empty env variable falls through to the secrets store', async () => {
+    expect(await resolveProviderKey(both, { OPENAI_API_KEY: '' }, secrets)).toEqual({
       key: 'sk-from-store',
       source: 'secret',
     });
-    expect(resolveProviderKey(both, { OPENAI_API_KEY: '  ' }, secrets)).toEqual({
+    expect(await resolveProviderKey(both, { OPENAI_API_KEY: '  ' }, secrets)).toEqual({
       key: 'sk-from-store',
       source: 'secret',
     });
   });
 
-  test('neither env nor a stored secret resolves to none', () => {
-    expect(resolveProviderKey(both, {}, () => undefined)).toEqual({ source: 'none' });
-    expect(resolveProviderKey(both, {})).toEqual({ source: 'none' });
+  test('neither env nor a stored secret resolves to none', async () => {
+    expect(await resolveProviderKey({ ...both, auth: { secret_id: 'keel/other' } }, {}, secrets)).toEqual({
+      source: 'none',
+    });
+    expect(await resolveProviderKey(both, {})).toEqual({ source: 'none' });
   });
 
-  test('without a secrets lookup only env resolves', () => {
+  test('a provider keyed only in the store resolves from it, and no variable named after the id is read', async () => {
     const storeOnly: ProviderEntry = { ...both, auth: { secret_id: 'keel/openai' } };
-    expect(resolveProviderKey(storeOnly, { OPENAI_API_KEY: 'sk-from-env' })).toEqual({ source: 'none' });
-    expect(resolveProviderKey(storeOnly, {}, secrets)).toEqual({ key: 'sk-from-store', source: 'secret' });
+    expect(await resolveProviderKey(storeOnly, { OPENAI_API_KEY: 'sk-from-env', 'keel/openai': 'sk-raw' })).toEqual({
+      source: 'none',
+    });
+    expect(await resolveProviderKey(storeOnly, {}, secrets)).toEqual({ key: 'sk-from-store', source: 'secret' });
   });
 
-  test('a provider without auth is configured; one with auth is configured only when a key resolves', () => {
+  test('a provider without auth is configured; one with auth is configured only when a key resolves', async () => {
     const keyless: ProviderEntry = { wire: 'chat_compat', base_url: 'http://127.0.0.1:11434/v1' };
-    expect(resolveProviderKey(keyless, {})).toEqual({ source: 'none' });
-    expect(isConfigured(keyless, {})).toBe(true);
-    expect(isConfigured(both, {})).toBe(false);
-    expect(isConfigured(both, { OPENAI_API_KEY: 'sk' })).toBe(true);
-    expect(isConfigured(both, {}, secrets)).toBe(true);
+    expect(await resolveProviderKey(keyless, {})).toEqual({ source: 'none' });
+    expect(await isConfigured(keyless, {})).toBe(true);
+    expect(await isConfigured(both, {})).toBe(false);
+    expect(await isConfigured(both, { OPENAI_API_KEY: 'sk' })).toBe(true);
+    expect(await isConfigured(both, {}, secrets)).toBe(true);
   });
 });

@@ -12,6 +12,7 @@ import { cannotRead, ConfigFileError, parseConfigText } from '../../config/confi
 import type { ConfigFormat } from '../../config/config-file';
 import type { Checked } from '../../config/schema-helpers';
 import type { Catalog, ProviderEntry, TeamControls } from './types';
+import { noSecrets, type SecretStore } from '../../secrets/store';
 
 /** The file formats the loaders read, chosen by extension. */
 export type CatalogFormat = ConfigFormat;
@@ -46,9 +47,6 @@ export function teamControlsIssues(text: string, format: CatalogFormat): string[
   return checked.ok ? [] : checked.problems;
 }
 
-/** Looks up a secrets-store id; undefined when the store has no such secret. */
-export type SecretLookup = (id: string) => string | undefined;
-
 /** A provider's key and where it came from; `none` when no key resolved (or the provider takes none). */
 export interface ProviderKey {
   key?: string;
@@ -56,32 +54,32 @@ export interface ProviderKey {
 }
 
 /**
- * Finds a provider's key: the `auth.env` variable when it is set and not blank (env wins, so an operator can
- * override a stored secret), else the `auth.secret_id` secret through `secrets` when given. Until the secrets store
- * lands callers pass no lookup, and only env resolves.
+ * Finds a provider's key at the moment of use: the `auth.env` variable when it is set and not blank (env wins, so an
+ * operator can override a stored secret), else the `auth.secret_id` secret as the store holds it now (a rotated file
+ * is seen without a restart). Throws only what the store throws (an unreadable secret file).
  */
-export function resolveProviderKey(
+export async function resolveProviderKey(
   entry: ProviderEntry,
   env: Readonly<Record<string, string | undefined>>,
-  secrets?: SecretLookup,
-): ProviderKey {
+  secrets: SecretStore = noSecrets,
+): Promise<ProviderKey> {
   const auth = entry.auth;
   if (auth === undefined) return { source: 'none' };
   const fromEnv = auth.env === undefined ? undefined : env[auth.env];
   if (isPresent(fromEnv)) return { key: fromEnv, source: 'env' };
-  const fromSecret = auth.secret_id === undefined || secrets === undefined ? undefined : secrets(auth.secret_id);
+  const fromSecret = auth.secret_id === undefined ? undefined : await secrets.get(auth.secret_id);
   if (isPresent(fromSecret)) return { key: fromSecret, source: 'secret' };
   return { source: 'none' };
 }
 
 /** A provider without `auth` (the demo model, a local server) is configured; otherwise it is when a key resolves. */
-export function isConfigured(
+export async function isConfigured(
   entry: ProviderEntry,
   env: Readonly<Record<string, string | undefined>>,
-  secrets?: SecretLookup,
-): boolean {
+  secrets: SecretStore = noSecrets,
+): Promise<boolean> {
   if (entry.auth === undefined) return true;
-  return resolveProviderKey(entry, env, secrets).source !== 'none';
+  return (await resolveProviderKey(entry, env, secrets)).source !== 'none';
 }
 
 async function loadFile<T>(file: string, what: string, check: (input: unknown) => Checked<T>): Promise<T> {

@@ -4,6 +4,7 @@
  * model as `<provider>/<model>` and the field, so `models check` output can be acted on without opening the file.
  */
 import { z } from 'zod';
+import { SecretIdSchema } from '../../secrets/id';
 import {
   fieldPath,
   isRecord,
@@ -31,7 +32,7 @@ const authSchema = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
       .optional(),
-    secret_id: z.string().min(1).optional(),
+    secret_id: SecretIdSchema.optional(),
   })
   .refine((auth) => auth.env !== undefined || auth.secret_id !== undefined, {
     message: 'auth needs env or secret_id (omit auth for a provider that takes no key)',

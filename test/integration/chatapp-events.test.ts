@@ -29,7 +29,7 @@ beforeAll(async () => {
   const api = createChatWebApi({ token: chat.token, apiUrl: chat.apiUrl });
   keel = await startKeel({
     ...infra,
-    chat: { app: createChatApp({ signingSecret: SECRET, api, historyMessages: 20 }), api },
+    chat: { app: createChatApp({ signingSecret: async () => SECRET, api, historyMessages: 20 }), api },
   });
   worker = await keel.startWorker();
 });

@@ -1,3 +1,5 @@
+import { secretsConfig } from '../../secrets/config';
+import { createSecretStore } from '../../secrets/store';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +30,7 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   CONNECTOR_GITHUB_MAX_FILE_BYTES: '2048',
   GITHUB_GIT_BASE_URL: host.baseUrl,
   KB_HUB_URL: hubRepoUrl,
-  SECRETS_DIR: secretsDir,
+  KEEL_SECRETS_DIR: secretsDir,
   ...extra,
 });
 
@@ -37,6 +39,7 @@ function runGithub(extra: NodeJS.ProcessEnv = {}, log?: (line: string) => void) 
   return runConnectorOnce({
     name: 'github',
     config: connectorsConfig.parse(e),
+    secrets: createSecretStore(secretsConfig.parse(e)),
     pool: kb.db.pool,
     index: { pool: kb.hub.pool, embedder: kb.hub.embedder },
     log,

@@ -1,3 +1,4 @@
+import { noSecrets } from '../../secrets/store';
 import { z } from 'zod';
 import { connectorsConfig } from '../../connectors/settings';
 import type { Connector, ConnectorStep } from '../../connectors/contract';
@@ -54,6 +55,7 @@ const run = (connector: Connector<{ n: number }>, flushEvery = 1) =>
   runConnectorOnce({
     name: 'slack',
     config: connectorsConfig.parse({ CONNECTOR_FLUSH_EVERY: String(flushEvery) }),
+    secrets: noSecrets,
     pool: kb.db.pool,
     index: { pool: kb.hub.pool, embedder: kb.hub.embedder },
     connector: connector,

@@ -74,7 +74,7 @@ describe('connector schedules on Temporal', () => {
       GITHUB_GIT_BASE_URL: host.baseUrl,
     };
     const shipped = shippedModelFiles();
-    const models = buildRouter(
+    const models = await buildRouter(
       await loadCatalog(shipped.catalog),
       await loadTeamControls(shipped.controls),
       {},

@@ -19,6 +19,7 @@ import { createToken } from '../../db/tokens';
 import { createQueueStore } from '../../queue/create-queue-store';
 import type { QueueStore } from '../../queue/queue-store';
 import type { ProductSettings } from '../../products/settings';
+import type { SecretStore } from '../../secrets/store';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
 import { loadCatalog, loadTeamControls } from '../../routing/catalog/load';
 import type { Catalog, TeamControls } from '../../routing/catalog/types';
@@ -130,8 +131,10 @@ export interface KeelOptions {
   streamPollMs?: number;
   /** The team-chat app behind /v1/chatapp/* and the Web API the workers post with (a local fake in tests). */
   chat?: { app: ChatApp; api: ChatWebApi };
-  /** Build limits, the Vercel API (a local fake in tests) and the secrets store the deploy token is read from. */
+  /** Build limits and the Vercel API (a local fake in tests). */
   products?: ProductSettings;
+  /** The secrets store models, the deploy and connectors read from (a temporary directory in tests). */
+  secrets?: SecretStore;
   /** The budget gate at submission (the identity service's tables reachable from the test database). */
   budget?: BudgetGateOptions;
 }
@@ -146,7 +149,14 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     options.demoBaseUrl ?? demo!.baseUrl,
   );
   const controls = options.controls ?? (await loadTeamControls(shipped.controls));
-  const models = buildRouter(catalog, controls, options.providerEnv ?? {}, options.queue, () => undefined);
+  const models = await buildRouter(
+    catalog,
+    controls,
+    options.providerEnv ?? {},
+    options.queue,
+    () => undefined,
+    options.secrets,
+  );
   const workspaceRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-ws-'));
   const taskQueue = `keel-test-${uniqueSuffix()}`;
   const deps: ApiDeps = {
@@ -192,6 +202,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
           workspaceRoot,
           chat: options.chat?.api,
           products: options.products,
+          secrets: options.secrets,
         },
         workflowCode: await testWorkflowBundle(),
         shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',

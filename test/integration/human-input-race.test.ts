@@ -7,6 +7,7 @@ import { DEFAULT_BUILD_LIMITS } from '../../products/build-runner';
 import type { runProductRelease } from '../../workflows/product-build';
 import { startFakeVercel, type FakeVercel } from '../fakes/fake-vercel';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { createSecretStore } from '../../secrets/store';
 
 /**
  * Whatever a client can see, it can act on (docs/human-input.md): a client that answers from inside its stream
@@ -30,10 +31,9 @@ beforeAll(async () => {
     ...infra,
     products: {
       buildLimits: DEFAULT_BUILD_LIMITS,
-      vercel: { apiUrl: vercel.url, pollIntervalMs: 1, readyTimeoutMs: 10_000 },
-      secretsDir,
-      env: {},
+      vercel: { apiUrl: vercel.url, pollIntervalMs: 1, readyTimeoutMs: 10_000, tokenSecretId: 'VERCEL_TOKEN' },
     },
+    secrets: createSecretStore({ dir: secretsDir, ttlMs: 0, fromEnv: false, env: {} }),
   });
   await keel.startWorker();
 });

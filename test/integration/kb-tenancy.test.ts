@@ -21,6 +21,7 @@ import type { Sensitivity } from '../../kb/sensitivity';
 import type { FakeNotion } from '../fakes/fake-notion';
 import { startFakeNotion } from '../fakes/fake-notion';
 import { createKbFixture, hubDoc, startKbApi, type KbFixture } from './kb-fixture';
+import { createSecretStore } from '../../secrets/store';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RUNBOOK = 'runbooks/zebra.md';
@@ -270,8 +271,8 @@ describe('org scoping of hub documents', () => {
           CONNECTOR_NOTION_DEFAULT_SENSITIVITY: 'internal',
           CONNECTOR_NOTION_ORG: 'acme',
           NOTION_API_URL: fake.url,
-          SECRETS_DIR: secretsDir,
         }),
+        secrets: createSecretStore({ dir: secretsDir, ttlMs: 0, fromEnv: false, env: {} }),
         pool: kb.db.pool,
         index: { pool: kb.hub.pool, embedder: kb.hub.embedder },
       });

@@ -1,3 +1,4 @@
+import { createSecretStore } from '../../secrets/store';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,10 +21,9 @@ beforeAll(async () => {
     ...infra,
     products: {
       buildLimits: DEFAULT_BUILD_LIMITS,
-      vercel: { apiUrl: vercel.url, pollIntervalMs: 1, readyTimeoutMs: 30_000 },
-      secretsDir,
-      env: {},
+      vercel: { apiUrl: vercel.url, pollIntervalMs: 1, readyTimeoutMs: 30_000, tokenSecretId: 'VERCEL_TOKEN' },
     },
+    secrets: createSecretStore({ dir: secretsDir, ttlMs: 0, fromEnv: false, env: {} }),
   });
   await keel.startWorker();
 });

@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 test('a frontier job routes through the shipped catalog: real candidates, a model_fallback hop, one model per tool loop', async () => {
-  const expected = buildRouter(shipped, controls, providerEnv, infra.queue, () => undefined);
+  const expected = await buildRouter(shipped, controls, providerEnv, infra.queue, () => undefined);
   const l2 = expected.resolve({ role: 'L2.architect', budget: 'frontier' });
   const l4 = expected.resolve({ role: 'L4.executor', budget: 'frontier', requirements: ['code_generation'] });
   const opus = l2.candidates[0]!.model;
@@ -164,11 +164,11 @@ test('a frontier job routes through the shipped catalog: real candidates, a mode
   });
 });
 
-test('a provider removed from team controls never appears in a level’s candidates', () => {
+test('a provider removed from team controls never appears in a level’s candidates', async () => {
   const withoutAnthropic: TeamControls = {
     providers: Object.fromEntries(Object.entries(controls.providers).filter(([name]) => name !== 'anthropic')),
   };
-  const router = buildRouter(shipped, withoutAnthropic, providerEnv, infra.queue, () => undefined);
+  const router = await buildRouter(shipped, withoutAnthropic, providerEnv, infra.queue, () => undefined);
   for (const budget of ['free', 'cheap', 'frontier']) {
     for (const role of ['L1.team_lead', 'L2.architect', 'L3.verifier', 'L4.executor']) {
       expect(router.resolve({ role, budget }).candidates.some((c) => c.provider === 'anthropic')).toBe(false);

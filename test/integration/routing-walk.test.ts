@@ -69,7 +69,7 @@ function row(
 
 const everyone: TeamControls = { providers: { alpha: {}, beta: {}, freebie: {} } };
 
-function router(controls: TeamControls = everyone, env: NodeJS.ProcessEnv = keys): ModelRouter {
+function router(controls: TeamControls = everyone, env: NodeJS.ProcessEnv = keys): Promise<ModelRouter> {
   return buildRouter(catalogFor(), controls, env, queue, () => undefined);
 }
 
@@ -93,8 +93,8 @@ function requestsTo(server: { requests: ReadonlyArray<{ body: unknown }> }, mode
   return server.requests.filter((r) => (r.body as { model?: string } | undefined)?.model === model).length;
 }
 
-test('resolution returns the whole ordered band, strongest first, and routing_decision names it', () => {
-  const decision = router().resolve({ role: 'L2.architect', budget: 'frontier' });
+test('resolution returns the whole ordered band, strongest first, and routing_decision names it', async () => {
+  const decision = (await router()).resolve({ role: 'L2.architect', budget: 'frontier' });
   expect(decision.candidates.map((c) => `${c.provider}/${c.model}`).slice(0, 3)).toEqual([
     'alpha/alpha-large',
     'beta/beta-large',
@@ -103,18 +103,18 @@ test('resolution returns the whole ordered band, strongest first, and routing_de
   expect(decision.offline).toBe(false);
 });
 
-test('a provider omitted from team controls never appears, without an error', () => {
-  const decision = router({ providers: { alpha: {} } }).resolve({ role: 'L2.architect', budget: 'frontier' });
+test('a provider omitted from team controls never appears, without an error', async () => {
+  const decision = (await router({ providers: { alpha: {} } })).resolve({ role: 'L2.architect', budget: 'frontier' });
   expect(decision.candidates.some((c) => c.provider === 'beta')).toBe(false);
 });
 
-test('a provider without a resolvable key is not routed to; with none at all the offline demo model would stand in', () => {
-  const decision = router(everyone, { ALPHA_KEY: 'a' }).resolve({ role: 'L2.architect', budget: 'frontier' });
+test('a provider without a resolvable key is not routed to; with none at all the offline demo model would stand in', async () => {
+  const decision = (await router(everyone, { ALPHA_KEY: 'a' })).resolve({ role: 'L2.architect', budget: 'frontier' });
   expect(decision.candidates.some((c) => c.provider === 'beta')).toBe(false);
 });
 
 test('on a failed request the walk tries the next model on the same provider, then the other providers, emitting a hop each', async () => {
-  const r = router();
+  const r = await router();
   const { candidates } = r.resolve({ role: 'L2.architect', budget: 'frontier' });
   alpha.enqueue(
     openAIReplies.error(500, openAIErrors.serverError()),
@@ -130,7 +130,7 @@ test('on a failed request the walk tries the next model on the same provider, th
 });
 
 test('a refused credential (401 or 403) marks the provider dead for the rest of the call', async () => {
-  const r = router();
+  const r = await router();
   const { candidates } = r.resolve({ role: 'L2.architect', budget: 'frontier' });
   const before = requestsTo(alpha, 'alpha-medium');
   alpha.enqueue(openAIReplies.error(401, openAIErrors.invalidApiKey()));
@@ -146,7 +146,7 @@ test('a refused credential (401 or 403) marks the provider dead for the rest of 
 });
 
 test('an unfunded account raises ProviderUnfunded and is skipped for about 30 minutes by every replica', async () => {
-  const first = router();
+  const first = await router();
   const { candidates } = first.resolve({ role: 'L2.architect', budget: 'frontier' });
   alpha.enqueue(openAIReplies.error(429, openAIErrors.insufficientQuota()));
   beta.enqueue(anthropicReplies.error(400, anthropicErrors.creditBalanceTooLow()));
@@ -156,14 +156,14 @@ test('an unfunded account raises ProviderUnfunded and is skipped for about 30 mi
   // Another replica (another router over the same Redis prefix) does not even try them.
   const alphaBefore = alpha.requests.length;
   const betaBefore = beta.requests.length;
-  await expect(router().call({ candidates, messages })).rejects.toBeInstanceOf(NoCandidateAnswered);
+  await expect((await router()).call({ candidates, messages })).rejects.toBeInstanceOf(NoCandidateAnswered);
   expect(alpha.requests.length).toBe(alphaBefore);
   expect(beta.requests.length).toBe(betaBefore);
   expect(await queue.hasFlag('provider:alpha:unfunded')).toBe(true);
 });
 
 test('a provider 429 sets a cooldown on that model, honouring Retry-After', async () => {
-  const r = router();
+  const r = await router();
   const { candidates } = r.resolve({ role: 'L2.architect', budget: 'frontier' });
   alpha.enqueue(
     openAIReplies.error(429, openAIErrors.rateLimited(), { 'retry-after': '120' }),
@@ -178,7 +178,7 @@ test('a provider 429 sets a cooldown on that model, honouring Retry-After', asyn
 });
 
 test('a spent free quota skips the model until its window rolls, and is not a health failure', async () => {
-  const r = router();
+  const r = await router();
   const candidates = r.resolve({
     role: 'L1.team_lead',
     budget: 'free',
@@ -197,7 +197,7 @@ test('a spent free quota skips the model until its window rolls, and is not a he
 });
 
 test('the effort fragment of the resolved rung is sent, and cost comes from the catalog price', async () => {
-  const r = router();
+  const r = await router();
   const { candidates } = r.resolve({ role: 'L2.architect', budget: 'frontier', effort: 'high' });
   expect(candidates[0]).toMatchObject({ model: 'alpha-large', effort: 'high', requested_effort: 'high' });
   alpha.enqueue(
@@ -213,7 +213,7 @@ test('the effort fragment of the resolved rung is sent, and cost comes from the 
 });
 
 test('GET /v1/models data: every model with configured and allowed flags', async () => {
-  const listed = await router({ providers: { alpha: {} } }, { ALPHA_KEY: 'a' }).list();
+  const listed = await (await router({ providers: { alpha: {} } }, { ALPHA_KEY: 'a' })).list();
   expect(listed.find((m) => m.model === 'alpha-large')).toMatchObject({ configured: true, allowed: true });
   expect(listed.find((m) => m.model === 'beta-large')).toMatchObject({ configured: false, allowed: false });
 });

@@ -13,6 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { failureChain } from '../pure/failure-chain';
+import { withoutServerPaths } from '../pure/server-paths';
 import { strongestRung } from '../pure/rungs';
 import { KEEL_STATUS } from '../pure/search-attributes';
 import {
@@ -441,9 +442,12 @@ function isNonRetryable(err: unknown): boolean {
   return false;
 }
 
-/** The innermost message of a failure chain (child → activity → cause) is the one a user can act on. */
+/**
+ * The innermost message of a failure chain (child → activity → cause) is the one a user can act on; it reaches the
+ * client, so server paths in it are cut to their last segment.
+ */
 function describe(err: unknown): string {
   let message = (err as { message?: string } | undefined)?.message ?? String(err);
   for (const link of failureChain(err)) if (link.message) message = link.message;
-  return message;
+  return withoutServerPaths(message);
 }

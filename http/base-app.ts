@@ -1,6 +1,12 @@
-import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { handleError } from './errors';
+import { refuseNul } from './nul-guard';
 
 /** Largest request body accepted unless a service sets its own `bodyLimit`; prompts are capped well below it. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -21,7 +27,28 @@ export function createBaseApp(
   app.setSerializerCompiler(serializerCompiler);
   // Every body is JSON; refusing text/plain up front gives a 415 instead of a confusing validation error.
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJson(app);
+  app.addHook('preValidation', refuseNul);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(unrouted);
   return app;
+}
+
+/**
+ * `Content-Type: application/json` with no body is what many clients send on a body-less action (`POST …/hide`);
+ * Fastify refuses it (FST_ERR_CTP_EMPTY_JSON_BODY). An empty body parses as no body: a route without a body schema
+ * runs, and one with a schema refuses it in its own words. Anything else goes through Fastify's own JSON parser, which
+ * keeps its prototype-poisoning checks.
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') {
+      done(null, undefined);
+      return;
+    }
+    void json(request, text, done);
+  });
 }

@@ -2,6 +2,7 @@ import sse from '@fastify/sse';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import { findTokenOwner } from '../db/tokens';
 import { createBaseApp } from '../http/base-app';
+import { INGEST_API } from './api-info';
 import type { ApiDeps } from './deps';
 import { attachBudgetGate, type BudgetGateOptions } from './plugins/budget-gate';
 import { principalPlugin } from './plugins/principal';
@@ -41,7 +42,7 @@ export async function buildApp(
     routes?: FastifyPluginAsync[];
   } = {},
 ): Promise<FastifyInstance> {
-  const app = createBaseApp(options);
+  const app = createBaseApp(INGEST_API, options);
   await app.register(sse, { heartbeatInterval: deps.heartbeatMs });
   await app.register(principalPlugin, {
     findOwner: (token) => findTokenOwner(deps.pool, token),

@@ -7,6 +7,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { handleError } from './errors';
 import { refuseNul } from './nul-guard';
+import { openApiPlugin, type ApiInfo } from './openapi';
 
 /** Largest request body accepted unless a service sets its own `bodyLimit`; prompts are capped well below it. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -16,9 +17,11 @@ export const noSuchRoute = (request: FastifyRequest, reply: FastifyReply) =>
 
 /**
  * A Fastify instance with the API's contract: zod bodies, JSON-only, `{ error: { code, message } }` on every error,
- * including a request no route serves (`unrouted`; a 404 by default).
+ * including a request no route serves (`unrouted`; a 404 by default), and its OpenAPI document at `/openapi.json`
+ * generated from the route schemas, rendered at `/docs`.
  */
 export function createBaseApp(
+  api: ApiInfo,
   options: FastifyServerOptions = {},
   unrouted: (request: FastifyRequest, reply: FastifyReply) => FastifyReply = noSuchRoute,
 ) {
@@ -31,6 +34,8 @@ export function createBaseApp(
   app.addHook('preValidation', refuseNul);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(unrouted);
+  // Registered before any route of the caller's, so the document sees every one (avvio loads plugins in order).
+  void app.register(openApiPlugin, api);
   return app;
 }
 

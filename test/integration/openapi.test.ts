@@ -1,4 +1,10 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { ApiError, apiClient, dataOf } from '../../cli/api-client/client';
+import { streamJobEvents } from '../../cli/event-stream';
+import { projectRoot } from '../../config/paths';
 import { undocumentedRoutes } from '../../http/openapi';
 import { startConsoleStack, type ConsoleStack } from './console-bff-harness';
 
@@ -106,3 +112,44 @@ test.each(['ingest API', 'identity service', 'console'])(
     }
   },
 );
+
+describe("the CLI's client, typed from the ingest API's document", () => {
+  test('submits a job, lists it and streams it to its final event', async () => {
+    const worker = await stack.startWorker();
+    try {
+      const client = apiClient(stack.keel.baseUrl, stack.keel.token);
+      const job = dataOf(await client.POST('/v1/chat', { body: { prompt: 'Write typed.md that greets the reader' } }));
+      expect(job.status).toBe('queued');
+
+      const page = dataOf(await client.GET('/v1/workflows', { params: { query: { limit: '100' } } }));
+      expect(page.workflows.map((wf) => wf.workflow_id)).toContain(job.workflow_id);
+
+      const kinds: string[] = [];
+      for await (const event of streamJobEvents({
+        baseUrl: stack.keel.baseUrl,
+        token: stack.keel.token,
+        jobId: job.job_id,
+      }))
+        kinds.push(event.kind);
+      expect(kinds.at(-1)).toBe('final');
+
+      // `keel workflows` prints the same list through the same client.
+      const root = projectRoot();
+      const listed = await promisify(execFile)(
+        process.execPath,
+        [path.join(root, 'test/integration/ts-entry.js'), 'cli/keel.ts', 'workflows', '--limit', '100'],
+        { cwd: root, env: { ...process.env, KEEL_API_URL: stack.keel.baseUrl, KEEL_TOKEN: stack.keel.token } },
+      );
+      expect(listed.stdout).toMatch(new RegExp(`^${job.workflow_id}\\t`, 'm'));
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  test("a refusal becomes an ApiError with the API's code", async () => {
+    const client = apiClient(stack.keel.baseUrl, stack.keel.token);
+    const refused = await client.POST('/v1/chat', { body: { prompt: 'Write a.md', scenario: 'no-such-scenario' } });
+    expect(() => dataOf(refused)).toThrow(ApiError);
+    expect(() => dataOf(refused)).toThrow(/^400 unknown_scenario: /);
+  });
+});

@@ -47,6 +47,11 @@ export const openApiPlugin = fp<ApiInfo>(
         if (schema.hide) return transformed;
         schema.response = { ...schema.response };
         for (const range of ['4XX', '5XX']) schema.response[range] ??= { description: 'an error', ...ErrorBody };
+        // A route that declares no success body (a file's bytes, an event stream, a page, a proxied answer) still
+        // succeeds: the document says so without inventing a shape. docs/api-reference.md lists them.
+        if (!Object.keys(schema.response).some((status) => status.startsWith('2'))) {
+          schema.response['2XX'] = { description: 'success; the body is not described by a JSON schema' };
+        }
         return transformed;
       },
     });

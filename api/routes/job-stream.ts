@@ -1,10 +1,11 @@
+import negotiate from '@fastify/accept-negotiator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps';
 import { jobEventFeed } from '../../jobs/job-event-feed';
 import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
-import { BadRequestError } from '../../http/errors';
+import { AppError, BadRequestError } from '../../http/errors';
 
 /** Event sequences are PostgreSQL `integer`s; a larger id names no event and would fail in the database. */
 const MAX_SEQUENCE = 2 ** 31 - 1;
@@ -31,6 +32,18 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       '/v1/jobs/:id/stream',
       {
         sse: { kind: 'only', heartbeat: true },
+        // The SSE plugin answers a client that refuses event streams with a body of its own shape; this refusal comes
+        // first, in the API's.
+        preHandler: async (request) => {
+          const accept = request.headers.accept;
+          if (accept !== undefined && negotiate(accept, ['text/event-stream']) === null) {
+            throw new AppError(
+              406,
+              'not_acceptable',
+              `this endpoint only produces text/event-stream (Accept: ${accept})`,
+            );
+          }
+        },
         schema: {
           params: z.object({ id: z.string().min(1).max(100) }),
           querystring: z.object({ last_event_id: LastEventId.optional() }),

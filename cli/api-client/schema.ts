@@ -846,6 +846,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     put?: never;
@@ -1397,6 +1406,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     put?: never;
@@ -1423,6 +1441,50 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              models: {
+                provider: string;
+                model: string;
+                display_name: string;
+                wire: string;
+                features: string[];
+                cost_tier: string;
+                pricing_per_1k: {
+                  input: number;
+                  output: number;
+                } | null;
+                context_tokens: number;
+                max_output_tokens: number;
+                effort_rungs: string[];
+                quota: {
+                  rpm: {
+                    used: number;
+                    limit: number;
+                    reset_ms: number;
+                  };
+                  tpm: {
+                    used: number;
+                    limit: number;
+                    reset_ms: number;
+                  };
+                  rpd: {
+                    used: number;
+                    limit: number;
+                    reset_ms: number;
+                  };
+                } | null;
+                configured: boolean;
+                allowed: boolean;
+              }[];
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -7557,6 +7619,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     put: {
@@ -7602,6 +7673,15 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
           };
         };
       };
@@ -7651,6 +7731,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     delete: {
@@ -7696,6 +7785,15 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
           };
         };
       };
@@ -7745,6 +7843,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     head: {
@@ -7790,6 +7897,15 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
           };
         };
       };
@@ -7839,6 +7955,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     trace: {
@@ -7884,6 +8009,15 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
           };
         };
       };
@@ -7943,6 +8077,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     put: {
@@ -7990,6 +8133,15 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
           };
         };
       };
@@ -8041,6 +8193,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     delete: {
@@ -8088,6 +8249,15 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
           };
         };
       };
@@ -8139,6 +8309,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     head: {
@@ -8186,6 +8365,15 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
           };
         };
       };
@@ -8237,6 +8425,15 @@ export interface paths {
             };
           };
         };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
       };
     };
     trace: {
@@ -8284,6 +8481,15 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
           };
         };
       };

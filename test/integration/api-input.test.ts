@@ -569,3 +569,30 @@ describe('a body-less action sent as JSON with no body is accepted', () => {
     expect(response.status).toBe(202);
   });
 });
+
+describe("errors raised before a route's own code answer in the API's error shape", () => {
+  test('a path parameter over the router limit is 414 with the error body', async () => {
+    expectError(await call(`/v1/jobs/${'j'.repeat(300)}`), 414);
+  });
+
+  test('a job stream asked for as JSON only is 406 not_acceptable with the error body', async () => {
+    const accepted = await submitValid('Write negotiated.md');
+    expectError(
+      await call(`/v1/jobs/${accepted.job_id}/stream`, { headers: { accept: 'application/json' } }),
+      406,
+      'not_acceptable',
+    );
+  });
+
+  test('a JSON body that is not UTF-8 is 400 and nothing is stored', async () => {
+    const before = await storedCounts();
+    const response = await fetch(`${keel.baseUrl}/v1/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"prompt":"Write '), Buffer.from([0xc3, 0x28]), Buffer.from('.md"}')]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { code: 'invalid_request', message: 'body: not valid UTF-8' } });
+    await expectNothingStoredOrStarted(before);
+  });
+});

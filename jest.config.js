@@ -11,6 +11,8 @@ const ESM_PACKAGES = [
   ...['form-data-encoder', 'p-cancelable'],
   // cookie@2, which fastify's inject (light-my-request) uses to read response cookies
   'cookie',
+  // the JSON-schema sampler the API fuzzer draws requests with
+  'json-schema-faker',
 ];
 
 /** Unit tests sit beside their code; tests that need Temporal, PostgreSQL or Redis sit under test/integration. */
@@ -23,6 +25,8 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }],
     '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  // json-schema-faker exports only an `import` entry, which jest's resolver (require conditions) does not follow.
+  moduleNameMapper: { '^json-schema-faker$': '<rootDir>/node_modules/json-schema-faker/dist/index.js' },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   // Where the knowledge index of the hub-owning suites lives: pgvector on the test PostgreSQL, else embedded PGlite.
   globalSetup: '<rootDir>/test/global-setup.ts',

@@ -15,7 +15,7 @@ export function scenarioActivities() {
       } catch (err) {
         if (err instanceof ConfigFileError) {
           // The failure type jobs have always reported for a missing or invalid scenario.
-          throw ApplicationFailure.create({ type: 'ScenarioError', message: err.message, nonRetryable: true });
+          throw ApplicationFailure.create({ type: 'ScenarioError', message: err.publicMessage(), nonRetryable: true });
         }
         throw err;
       }

@@ -3,6 +3,7 @@ import type { IdAllocator } from '../db/ids';
 import type { TokenOwner } from '../db/tokens';
 import type { QueueStore } from '../queue/queue-store';
 import { createBaseApp, noSuchRoute } from '../http/base-app';
+import { INGEST_API } from './api-info';
 import { principalPlugin, type RateLimits } from './plugins/principal';
 import { healthRoutes } from './routes/health';
 import { queueThreads } from './prompt-threads';
@@ -27,7 +28,7 @@ export async function buildAppWithoutDatabase(
   deps: ApiWithoutDatabaseDeps,
   options: FastifyServerOptions = {},
 ): Promise<FastifyInstance> {
-  const app = createBaseApp(options, (request, reply) =>
+  const app = createBaseApp(INGEST_API, options, (request, reply) =>
     request.url.startsWith('/v1/')
       ? reply.code(503).send({
           error: {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from '
 import { findTokenOwner } from '../db/tokens';
 import { createBaseApp } from '../http/base-app';
 import { instrumentHttp } from '../metrics/http';
+import { INGEST_API } from './api-info';
 import type { ApiDeps } from './deps';
 import { attachBudgetGate, type BudgetGateOptions } from './plugins/budget-gate';
 import { principalPlugin } from './plugins/principal';
@@ -42,7 +43,7 @@ export async function buildApp(
     routes?: FastifyPluginAsync[];
   } = {},
 ): Promise<FastifyInstance> {
-  const app = createBaseApp(options);
+  const app = createBaseApp(INGEST_API, options);
   instrumentHttp(app, 'api');
   await app.register(sse, { heartbeatInterval: deps.heartbeatMs });
   await app.register(principalPlugin, {

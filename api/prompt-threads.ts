@@ -12,7 +12,7 @@ import type { TokenOwner } from '../db/tokens';
 import type { WorkflowListRow } from '../db/workflow-list';
 import { appendPrompt } from '../jobs/append-prompt';
 import type { JobsDeps } from '../jobs/deps';
-import { allocate, submitJob } from '../jobs/submit';
+import { allocate, checkScenarioName, submitJob } from '../jobs/submit';
 import type { QueueStore } from '../queue/queue-store';
 import type { queueWorkflows } from './workflow-directory';
 
@@ -116,6 +116,8 @@ export function queueThreads(deps: {
     });
   return {
     async create(principal, input) {
+      // No projects are kept without a database, so a slug is only a label here; a scenario is still checked.
+      await checkScenarioName(input.scenario);
       const [workflowId, promptId] = await allocate(() =>
         Promise.all([deps.ids.nextWorkflowId(), deps.ids.nextPromptId()]),
       );

@@ -6,6 +6,7 @@ import type { Pool } from 'pg';
 import { createBaseApp } from '../http/base-app';
 import { ForbiddenError } from '../http/errors';
 import { instrumentHttp } from '../metrics/http';
+import type { ApiInfo } from '../http/openapi';
 import type { AuthSettings } from './config';
 import type { AuthContext } from './context';
 import { OidcClient } from './oidc';
@@ -21,6 +22,11 @@ import { SESSION_COOKIE, SessionResolver } from './session-resolver';
 import { createSessionStore } from './sessions';
 import { createSignInLimiter } from './sign-in-rate-limit';
 import { identityTables, ingestTables } from '../db/qualified-tables';
+
+const IDENTITY_API: ApiInfo = {
+  title: 'Keel identity service',
+  description: 'Sign-in, sessions, users, roles, budgets, the audit log and the preflight the other services ask.',
+};
 
 /** Request bodies here are small JSON objects (credentials, admin changes). */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -81,7 +87,7 @@ export async function buildAuthApp(
         : undefined,
   };
 
-  const app = createBaseApp({
+  const app = createBaseApp(IDENTITY_API, {
     bodyLimit: BODY_LIMIT_BYTES,
     // Only the configured number of proxy hops may set the client IP that keys the sign-in rate limit.
     trustProxy: (_address: string, hop: number) => hop < env.TRUST_PROXY_HOPS,

@@ -1,16 +1,8 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { eventEnvelope, type EventEnvelope } from '../events/envelope';
+import { ApiError, apiClient, dataOf } from './api-client/client';
 
-export class ApiError extends Error {
-  override name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
 
 /** Turns a non-2xx response with Keel's `{ error: { code, message } }` body into an ApiError. */
 export async function ensureOk(response: Response): Promise<Response> {
@@ -40,16 +32,18 @@ export async function* streamJobEvents(options: {
   lastEventId?: number;
   signal?: AbortSignal;
 }): AsyncGenerator<EventEnvelope> {
-  const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, accept: 'text/event-stream' };
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (options.lastEventId !== undefined) headers['last-event-id'] = String(options.lastEventId);
-  const response = await ensureOk(
-    await fetch(`${options.baseUrl}/v1/jobs/${encodeURIComponent(options.jobId)}/stream`, {
+  const stream = dataOf(
+    await apiClient(options.baseUrl, options.token).GET('/v1/jobs/{id}/stream', {
+      params: { path: { id: options.jobId } },
       headers,
+      parseAs: 'stream',
       signal: options.signal,
     }),
   );
-  if (!response.body) return;
-  const messages = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  if (!stream) return;
+  const messages = stream.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   for await (const message of messages) {
     yield eventEnvelope.parse(JSON.parse(message.data));
   }

@@ -14,6 +14,7 @@ import { SensitivitySchema } from '../kb/sensitivity';
 import { readDevToken, readStackState } from '../stack/state-file';
 import { loadCliConfig, loadConnectorCommandConfig, loadKbCommandConfig, type CliEnv } from './config';
 import { CONNECTOR_USAGE, runConnectorCommand } from './connector';
+import { apiClient, dataOf } from './api-client/client';
 import { ApiError, ensureOk, streamJobEvents } from './event-stream';
 import { KB_USAGE, runKbCommand, runKbMcpCommand } from './kb';
 import { MIGRATE_USAGE, runMigrateCommand } from './migrate';
@@ -24,6 +25,8 @@ const USAGE = `Usage:
   keel job "<prompt>" [--project <slug>] [--workflow <wf-id>] [--tier free|cheap|frontier] [--scenario <name>]
       Submit a job and render its events live until final; answers questions and approvals on the terminal;
       exits 1 on error. Demo directives in the prompt: #ask, #approve, #verify-fail=N, #slow.
+  keel workflows [--project <slug>] [--limit <n>] [--hidden]
+      List the org's workflows, newest first: id, status, project, last update.
   keel token create --user <id> [--org <id>] [--admin] [--acts-for-users] [--label <text>]
                     [--kb-clearance public|partner|internal|secret]
       Create an API token and print it once; --kb-clearance caps the hub sensitivity it reads (default internal,
@@ -50,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'connector') return runConnectorCommand(loadConnectorCommandConfig(process.env), rest, openDatabase);
   const env = loadCliConfig(process.env);
   if (command === 'job') return runJob(env, rest);
+  if (command === 'workflows') return listWorkflows(env, rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
   if (command === 'models') return runModelsCommand(rest, process.env);
   if (command === 'kb-mcp') return runKbMcpCommand(env);
@@ -67,6 +71,49 @@ async function main(argv: string[]): Promise<number> {
   throw new UsageError(`unknown command: ${argv.join(' ')}`);
 }
 
+const TIERS = ['free', 'cheap', 'frontier'] as const;
+
+function parseTier(tier: string): (typeof TIERS)[number] {
+  const known = TIERS.find((t) => t === tier);
+  if (!known) throw new UsageError(`--tier is one of ${TIERS.join(', ')}`);
+  return known;
+}
+
+/** The API's address and token for commands that call it: the flags' environment, else the running stack's. */
+function apiAccess(env: CliEnv): { baseUrl: string; token: string; stack: ReturnType<typeof readStackState> } {
+  const stack = readStackState(env.DATA_DIR);
+  const baseUrl = (env.KEEL_API_URL ?? stack?.api_url ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+  const token = env.KEEL_TOKEN ?? readDevToken(env.DATA_DIR);
+  if (!token) throw new UsageError('no API token: set KEEL_TOKEN, or start Keel with `npm start` to get a dev token');
+  return { baseUrl, token, stack };
+}
+
+/** `keel workflows [--project <slug>] [--limit <n>] [--hidden]`: the org's workflows, newest first, one a line. */
+async function listWorkflows(env: CliEnv, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { project: { type: 'string' }, limit: { type: 'string' }, hidden: { type: 'boolean', default: false } },
+  });
+  const { baseUrl, token } = apiAccess(env);
+  const page = dataOf(
+    await apiClient(baseUrl, token).GET('/v1/workflows', {
+      params: {
+        query: {
+          ...(values.project ? { project_slug: values.project } : {}),
+          ...(values.limit ? { limit: values.limit } : {}),
+          ...(values.hidden ? { include_hidden: 'true' as const } : {}),
+        },
+      },
+    }),
+  );
+  for (const wf of page.workflows) {
+    const project = wf.project_slug ?? '-';
+    console.log(`${wf.workflow_id}\t${wf.status}\t${project}\t${wf.updated_at}${wf.hidden ? '\thidden' : ''}`);
+  }
+  if (page.workflows.length === 0) console.log('no workflows');
+  return 0;
+}
+
 async function runJob(env: CliEnv, args: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
@@ -80,25 +127,19 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
   });
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('keel job needs a prompt');
-  const stack = readStackState(env.DATA_DIR);
-  const baseUrl = (env.KEEL_API_URL ?? stack?.api_url ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
-  const token = env.KEEL_TOKEN ?? readDevToken(env.DATA_DIR);
-  if (!token) throw new UsageError('no API token: set KEEL_TOKEN, or start Keel with `npm start` to get a dev token');
+  const { baseUrl, token, stack } = apiAccess(env);
 
-  const response = await ensureOk(
-    await fetch(`${baseUrl}/v1/chat`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
+  const job = dataOf(
+    await apiClient(baseUrl, token).POST('/v1/chat', {
+      body: {
         prompt,
         ...(values.project ? { project_slug: values.project } : {}),
         ...(values.workflow ? { workflow_id: values.workflow } : {}),
-        ...(values.tier ? { metadata: { model_tier: values.tier } } : {}),
+        ...(values.tier ? { metadata: { model_tier: parseTier(values.tier) } } : {}),
         ...(values.scenario ? { scenario: values.scenario } : {}),
-      }),
+      },
     }),
   );
-  const job = (await response.json()) as { job_id: string; workflow_id: string; prompt_id: string };
   const style = { color: Boolean(process.stdout.isTTY) && !env.NO_COLOR };
   console.log(`job ${job.job_id}  (workflow ${job.workflow_id}, prompt ${job.prompt_id})`);
   if (stack?.temporal_ui_url) {

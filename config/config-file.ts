@@ -2,6 +2,7 @@
  * What every config file loader shares (model catalog, team controls, scenarios): one error for "this file cannot be
  * used", and parsing YAML or JSON text into one line per problem before the file's own schema runs.
  */
+import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { Checked } from './schema-helpers';
 
@@ -21,6 +22,17 @@ export class ConfigFileError extends Error {
     heading: string,
   ) {
     super(`${file}: ${heading}\n${problems.map((line) => `  ${line}`).join('\n')}`);
+    this.heading = heading;
+  }
+
+  readonly heading: string;
+
+  /**
+   * The message with the file's base name only, for a client or a job's events: the server's folders are not theirs
+   * to read. Problem lines never carry a path (a read failure is `file not found`, never the system's path).
+   */
+  publicMessage(): string {
+    return `${path.basename(this.file)}: ${this.heading}\n${this.problems.map((line) => `  ${line}`).join('\n')}`;
   }
 }
 
@@ -33,10 +45,14 @@ export function parseConfigText(text: string, format: ConfigFormat): Checked<unk
   return format === 'yaml' ? parseYaml(text) : parseJson(text);
 }
 
-/** A read failure as one problem line: `file not found`, or the system's reason. */
+/**
+ * A read failure as one problem line: `file not found`, or the system's error code. Node's message repeats the full
+ * path, which the error's heading already names and which must not reach a client through `publicMessage`.
+ */
 export function cannotRead(err: unknown, what: 'file' | 'folder'): string {
-  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return `${what} not found`;
-  return `cannot read the ${what} (${(err as Error).message})`;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return `${what} not found`;
+  return `cannot read the ${what} (${code ?? 'unknown error'})`;
 }
 
 function parseYaml(text: string): Checked<unknown> {

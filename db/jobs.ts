@@ -58,7 +58,7 @@ export interface NewSubmission {
 }
 
 /**
- * Writes the project (when named and new), workflow, prompt thread and queued job run, then calls
+ * Writes the workflow (when new), prompt thread and queued job run, then calls
  * `enqueue` (which starts the Temporal workflow) before committing: either everything is stored
  * and the job is queued, or nothing is.
  */
@@ -68,12 +68,6 @@ export async function recordSubmission(
   enqueue: (client: PoolClient) => Promise<void>,
 ): Promise<void> {
   await withTransaction(pool, async (client) => {
-    if (sub.projectSlug) {
-      await client.query(
-        'INSERT INTO projects (slug, name, org_id) VALUES ($1, $1, $2) ON CONFLICT (slug) DO NOTHING',
-        [sub.projectSlug, sub.orgId],
-      );
-    }
     if (sub.newWorkflow) {
       await client.query(
         `INSERT INTO workflows (workflow_id, project_slug, created_by, org_id, scenario)

@@ -1,6 +1,13 @@
-import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { handleError } from './errors';
+import { BadRequestError, handleError } from './errors';
+import { refuseBadInput } from './input-guard';
+import { openApiPlugin, type ApiInfo } from './openapi';
 
 /** Largest request body accepted unless a service sets its own `bodyLimit`; prompts are capped well below it. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -10,18 +17,61 @@ export const noSuchRoute = (request: FastifyRequest, reply: FastifyReply) =>
 
 /**
  * A Fastify instance with the API's contract: zod bodies, JSON-only, `{ error: { code, message } }` on every error,
- * including a request no route serves (`unrouted`; a 404 by default).
+ * including a request no route serves (`unrouted`; a 404 by default), and its OpenAPI document at `/openapi.json`
+ * generated from the route schemas, rendered at `/docs`.
  */
 export function createBaseApp(
+  api: ApiInfo,
   options: FastifyServerOptions = {},
   unrouted: (request: FastifyRequest, reply: FastifyReply) => FastifyReply = noSuchRoute,
 ) {
-  const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, ...options }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Errors the router raises before any route runs (a parameter over maxParamLength, a malformed URL) get the same
+    // `{ error: { code, message } }` body as every other error, not Fastify's own shape.
+    frameworkErrors: (err, request, reply) => {
+      void handleError(err, request, reply);
+    },
+    ...options,
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Every body is JSON; refusing text/plain up front gives a 415 instead of a confusing validation error.
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJson(app);
+  app.addHook('preValidation', refuseBadInput);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(unrouted);
+  // Registered before any route of the caller's, so the document sees every one (avvio loads plugins in order).
+  void app.register(openApiPlugin, api);
   return app;
+}
+
+/** Decodes strictly: a body that is not UTF-8 is refused instead of having its bad bytes replaced by U+FFFD. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Fastify's JSON parser, with two differences. `Content-Type: application/json` with no body is what many clients send
+ * on a body-less action (`POST …/hide`); Fastify refuses it (FST_ERR_CTP_EMPTY_JSON_BODY), here it parses as no body: a
+ * route without a body schema runs, and one with a schema refuses it in its own words. And a body that is not valid
+ * UTF-8 (which JSON must be) is 400 rather than silently altered. Everything else goes through Fastify's own parser,
+ * which keeps its prototype-poisoning checks.
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = typeof body === 'string' ? body : utf8.decode(body);
+    } catch {
+      done(new BadRequestError('invalid_request', 'body: not valid UTF-8'), undefined);
+      return;
+    }
+    if (text === '') {
+      done(null, undefined);
+      return;
+    }
+    void json(request, text, done);
+  });
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PoolClient } from 'pg';
 import { recordSubmission, type NewSubmission } from '../db/jobs';
-import { AppError, UnavailableError } from '../http/errors';
+import { AppError, inputDataException, UnavailableError } from '../http/errors';
 import {
   KEEL_CREATED_BY,
   KEEL_KIND,
@@ -70,7 +70,8 @@ export async function recordAndStart(
       throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');
     }
   }).catch((err: unknown) => {
-    if (err instanceof AppError) throw err;
+    // A value the database refuses (NUL in a prompt) will be refused again: the client's error (400), not a 503 "retry".
+    if (err instanceof AppError || inputDataException(err) !== undefined) throw err;
     log.error({ err }, 'could not record the submission');
     throw new UnavailableError('database_unavailable', 'the submission could not be stored; retry');
   });

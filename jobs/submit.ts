@@ -13,7 +13,8 @@ import type { TokenOwner } from '../db/tokens';
 import { graphToScenario } from '../scenarios/graph';
 import type { runJob } from '../workflows/job';
 import type { JobsDeps } from './deps';
-import { NotFoundError, UnavailableError } from '../http/errors';
+import { BadRequestError, NotFoundError, UnavailableError } from '../http/errors';
+import { listScenarios } from '../scenarios/load';
 import { recordAndStart } from './record-and-start';
 import { canSee } from './visibility';
 
@@ -60,6 +61,36 @@ export async function allocate<T>(next: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Refuses (400) a scenario that is not a shipped scenario file. Checked at submission so a typo is the caller's error
+ * now, not a failed job later.
+ */
+export async function checkScenarioName(scenario: string | undefined): Promise<void> {
+  if (scenario === undefined) return;
+  const available = await listScenarios();
+  if (!available.includes(scenario)) {
+    throw new BadRequestError(
+      'unknown_scenario',
+      `scenario: no scenario "${scenario}" (available: ${available.join(', ')})`,
+    );
+  }
+}
+
+/**
+ * Refuses (400) a project the caller cannot see: one that does not exist, and one of another org (answered the same, so
+ * the answer does not tell whether another org uses the slug). Projects are created by `POST /v1/projects` only.
+ */
+export async function checkProjectSlug(deps: Pick<JobsDeps, 'pool'>, principal: TokenOwner, slug: string | undefined) {
+  if (slug === undefined) return;
+  const project = await getProject(deps.pool, slug);
+  if (!project || !canSee(principal, project.org_id)) {
+    throw new BadRequestError(
+      'unknown_project',
+      `project_slug: no project "${slug}"; create it with POST /v1/projects`,
+    );
+  }
+}
+
 export async function submitJob(
   deps: JobsDeps,
   principal: TokenOwner,
@@ -67,11 +98,8 @@ export async function submitJob(
   log: FastifyBaseLogger,
 ): Promise<SubmittedJob> {
   let projectSlug = sub.projectSlug;
-  if (projectSlug) {
-    const project = await getProject(deps.pool, projectSlug);
-    // A project of another org is invisible; naming an unknown one creates it for the caller's org.
-    if (project && !canSee(principal, project.org_id)) throw new NotFoundError(`project ${projectSlug}`);
-  }
+  await checkProjectSlug(deps, principal, projectSlug);
+  await checkScenarioName(sub.scenario);
   const existing = sub.workflowId ? await visibleWorkflowRef(deps, principal, sub.workflowId) : undefined;
   projectSlug = projectSlug ?? existing?.project_slug ?? undefined;
   // An explicitly named scenario wins; otherwise the workflow's edited graph, else its scenario file.

@@ -126,6 +126,16 @@ describe('scenario loader', () => {
     expect(err.message.split('\n')[0]).toBe(`${path.join(dir, 'deploy.yaml')}: no such scenario`);
   });
 
+  test("the public message (what a job's events and the API show) names the file without the server's folders", async () => {
+    const dir = folder({ 'bad.yaml': 'name: bad\nlevels: [\n', 'build.yaml': small('build') });
+    for (const name of ['deploy', 'bad']) {
+      const err = await scenarioError(loadScenario(name, dir));
+      expect(err.publicMessage().split('\n')[0]).toMatch(new RegExp(`^${name}\\.yaml: `));
+      expect(err.publicMessage()).not.toContain(dir);
+      expect(err.publicMessage()).not.toContain(os.tmpdir());
+    }
+  });
+
   test('a name that is not a slug is refused before any file is read', async () => {
     const err = await scenarioError(loadScenario('../build', folder({ 'build.yaml': small('build') })));
     expect(err.problems).toEqual(['"../build" is not a scenario name (a lowercase slug, e.g. build)']);

@@ -11,7 +11,10 @@ export async function serveWorkerHealth(
   workerState: () => string,
   address: { host: string; port: number },
 ): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: false });
+  const app = createBaseApp(
+    { title: 'Keel worker', description: "A worker's probe (`/healthz`) and scrape (`/metrics`) endpoints." },
+    { logger: false },
+  );
   instrumentHttp(app, 'worker');
   const body = z.object({ status: z.enum(['ok', 'unavailable']), worker: z.string() });
   app.get('/healthz', { schema: { response: { 200: body, 503: body } } }, async (_request, reply) => {

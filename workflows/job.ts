@@ -15,6 +15,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { failureChain } from '../pure/failure-chain';
+import { withoutServerPaths } from '../pure/server-paths';
 import { strongestRung } from '../pure/rungs';
 import { NOT_RECORDED_STATUS } from '../pure/job-record';
 import { KEEL_KIND, KEEL_STATUS } from '../pure/search-attributes';
@@ -517,9 +518,12 @@ function isNonRetryable(err: unknown): boolean {
   return false;
 }
 
-/** The innermost message of a failure chain (child → activity → cause) is the one a user can act on. */
+/**
+ * The innermost message of a failure chain (child → activity → cause) is the one a user can act on; it reaches the
+ * client, so server paths in it are cut to their last segment.
+ */
 function describe(err: unknown): string {
   let message = (err as { message?: string } | undefined)?.message ?? String(err);
   for (const link of failureChain(err)) if (link.message) message = link.message;
-  return message;
+  return withoutServerPaths(message);
 }

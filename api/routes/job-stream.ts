@@ -1,3 +1,4 @@
+import negotiate from '@fastify/accept-negotiator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps';
@@ -5,12 +6,25 @@ import { jobEventFeed } from '../../jobs/job-event-feed';
 import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
 import { streamLagSeconds } from '../../metrics/series';
+import { AppError, BadRequestError } from '../../http/errors';
 
-/** Last-Event-ID from the header (reconnecting EventSource) or `?last_event_id=` (first connect). */
+/** Event sequences are PostgreSQL `integer`s; a larger id names no event and would fail in the database. */
+const MAX_SEQUENCE = 2 ** 31 - 1;
+
+const LastEventId = z.coerce.number().int().min(0).max(MAX_SEQUENCE);
+
+/**
+ * Last-Event-ID from the header (reconnecting EventSource) or `?last_event_id=` (first connect). The ids are the
+ * sequences this stream sent, so anything but one of them is refused (400) rather than ignored.
+ */
 function lastEventId(header: string | string[] | undefined, query: number | undefined): number {
   const raw = Array.isArray(header) ? header[0] : header;
-  const fromHeader = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
-  return fromHeader ?? query ?? 0;
+  if (raw === undefined || raw.trim() === '') return query ?? 0;
+  const parsed = /^\d+$/.test(raw.trim()) ? LastEventId.safeParse(raw.trim()) : undefined;
+  if (!parsed?.success) {
+    throw new BadRequestError('invalid_request', `Last-Event-ID: must be an event sequence, 0 to ${MAX_SEQUENCE}`);
+  }
+  return parsed.data;
 }
 
 export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
@@ -19,9 +33,21 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       '/v1/jobs/:id/stream',
       {
         sse: { kind: 'only', heartbeat: true },
+        // The SSE plugin answers a client that refuses event streams with a body of its own shape; this refusal comes
+        // first, in the API's.
+        preHandler: async (request) => {
+          const accept = request.headers.accept;
+          if (accept !== undefined && negotiate(accept, ['text/event-stream']) === null) {
+            throw new AppError(
+              406,
+              'not_acceptable',
+              `this endpoint only produces text/event-stream (Accept: ${accept})`,
+            );
+          }
+        },
         schema: {
           params: z.object({ id: z.string().min(1).max(100) }),
-          querystring: z.object({ last_event_id: z.coerce.number().int().min(0).optional() }),
+          querystring: z.object({ last_event_id: LastEventId.optional() }),
         },
       },
       async (request, reply) => {

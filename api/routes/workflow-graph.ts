@@ -87,7 +87,7 @@ async function seedGraph(scenario: string): Promise<AgentGraph> {
     return graphFromScenario(await loadScenario(scenario));
   } catch (err) {
     // The workflow's scenario file was removed or broke after the workflow was created.
-    if (err instanceof ConfigFileError) throw new ConflictError('scenario_unavailable', err.message);
+    if (err instanceof ConfigFileError) throw new ConflictError('scenario_unavailable', err.publicMessage());
     throw err;
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import { createBaseApp, noSuchRoute } from '../../http/base-app';
 import { AppError, handleError } from '../../http/errors';
 import { instrumentHttp } from '../../metrics/http';
+import type { ApiInfo } from '../../http/openapi';
 import type { ConsoleConfig } from './config';
 import { errorPage } from './error-page';
 import { ConsoleRefusal } from './preflight';
@@ -10,6 +11,12 @@ import { identityProxyRoutes } from './routes/identity-proxy';
 import { ingestProxyRoutes } from './routes/ingest-proxy';
 import { registerPages, registerStatic } from './routes/pages';
 import { Upstream, UpstreamUnreachableError } from './upstream';
+
+const CONSOLE_API: ApiInfo = {
+  title: 'Keel console backend-for-frontend',
+  description:
+    "The web app's calls: its own routes, and the identity service and ingest API behind the session cookie (`/api/...`).",
+};
 
 /** Bodies the console passes on: prompts (32,000 characters) and admin changes fit well inside. */
 const PROXY_BODY_LIMIT_BYTES = 256 * 1024;
@@ -35,6 +42,7 @@ export async function buildConsoleApp(
     return pages.notFound(reply);
   };
   const app = createBaseApp(
+    CONSOLE_API,
     { trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS, ...options },
     unrouted,
   );

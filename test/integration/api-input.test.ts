@@ -441,3 +441,158 @@ test('secrets and emails are redacted before the prompt is stored or queued', as
     (await workflowsOnTaskQueue(keel.taskQueue)).includes(accepted.job_id),
   );
 });
+
+describe('a submission naming what does not exist is 400 now, not a failed job later; nothing is stored', () => {
+  test.each([
+    ['POST /v1/chat', '/v1/chat'],
+    ['POST /v1/workflows', '/v1/workflows'],
+  ])(
+    'an unknown scenario on %s is 400 unknown_scenario listing the scenarios, with no server path',
+    async (_n, path) => {
+      const before = await storedCounts();
+      const response = await call(path, {
+        method: 'POST',
+        json: { prompt: 'Write a.md', scenario: 'no-such-scenario' },
+      });
+      expectError(response, 400, 'unknown_scenario');
+      const message = (response.body as { error: { message: string } }).error.message;
+      expect(message).toContain('no-such-scenario');
+      expect(message).toContain('build');
+      expect(message).not.toMatch(/\/[a-z]+\//);
+      await expectNothingStoredOrStarted(before);
+    },
+  );
+
+  test.each([
+    ['POST /v1/chat', '/v1/chat'],
+    ['POST /v1/workflows', '/v1/workflows'],
+  ])('an unknown project_slug on %s is 400 unknown_project and creates no project', async (_n, path) => {
+    const slug = `never-created-${suffix}`;
+    const before = await storedCounts();
+    const response = await call(path, { method: 'POST', json: { prompt: 'Write a.md', project_slug: slug } });
+    expectError(response, 400, 'unknown_project');
+    expect((response.body as { error: { message: string } }).error.message).toContain(slug);
+    await expectNothingStoredOrStarted(before);
+    expectError(await call(`/v1/projects/${slug}`), 404, 'not_found');
+  });
+
+  test('a project created first is accepted, and the workflow is filed under it', async () => {
+    const slug = `made-first-${suffix}`;
+    expect((await call('/v1/projects', { method: 'POST', json: { name: 'Made first', slug } })).status).toBe(201);
+    const response = await chat({ prompt: 'Write a.md', project_slug: slug });
+    expect(response.status).toBe(202);
+    const accepted = response.body as { job_id: string; workflow_id: string };
+    acceptedJobIds.add(accepted.job_id);
+    expect(await call(`/v1/workflows/${accepted.workflow_id}`)).toMatchObject({
+      status: 200,
+      body: { project_slug: slug },
+    });
+  });
+});
+
+describe('a NUL character anywhere is 400 naming the field; nothing reaches the database', () => {
+  test.each([
+    ['the prompt', { prompt: 'Write a.md\u0000' }, 'body.prompt'],
+    ['a metadata value', { prompt: 'Write a.md', metadata: { note: 'a\u0000b' } }, 'body.metadata.note'],
+    ['a metadata key', { prompt: 'Write a.md', metadata: { 'k\u0000': 'v' } }, 'body.metadata (a key)'],
+  ])('in %s of POST /v1/chat', async (_name, json, field) => {
+    const before = await storedCounts();
+    const response = await chat(json);
+    expectError(response, 400, 'invalid_request');
+    expect((response.body as { error: { message: string } }).error.message).toContain(field);
+    await expectNothingStoredOrStarted(before);
+  });
+
+  test.each([
+    ['a job id in the path', 'GET', '/v1/jobs/job-%00x', 'params.id'],
+    ['a workflow id in the path', 'GET', '/v1/workflows/wf-1%00', 'params.id'],
+    ['a project slug in the path', 'GET', '/v1/projects/a%00b', 'params.slug'],
+    ['a list cursor', 'GET', '/v1/workflows?cursor=%00', 'querystring.cursor'],
+    ['a list filter', 'GET', '/v1/workflows?project_slug=a%00', 'querystring.project_slug'],
+    ['a hide of a workflow id', 'POST', '/v1/workflows/wf-1%00/hide', 'params.id'],
+  ])('in %s', async (_name, method, path, field) => {
+    const response = await call(path, { method });
+    expectError(response, 400, 'invalid_request');
+    expect((response.body as { error: { message: string } }).error.message).toContain(field);
+  });
+
+  test('in a prompt appended to a workflow: 400, not a 503 asking to retry', async () => {
+    const accepted = await submitValid('Write appended.md');
+    const before = await storedCounts();
+    const response = await call(`/v1/workflows/${accepted.workflow_id}/prompts`, {
+      method: 'POST',
+      json: { prompt: 'and then\u0000' },
+    });
+    expectError(response, 400, 'invalid_request');
+    expect((response.body as { error: { message: string } }).error.message).toContain('body.prompt');
+    await expectNothingStoredOrStarted(before);
+  });
+});
+
+describe('Last-Event-ID outside the event sequences is 400 naming it', () => {
+  test.each([
+    ['2^31 in the header', { 'last-event-id': String(2 ** 31) }, '', 'Last-Event-ID'],
+    ['a huge number in the header', { 'last-event-id': '99999999999999999999' }, '', 'Last-Event-ID'],
+    ['a word in the header', { 'last-event-id': 'latest' }, '', 'Last-Event-ID'],
+    ['2^31 in the query', {}, `?last_event_id=${2 ** 31}`, 'last_event_id'],
+  ])('%s', async (_name, headers, query, field) => {
+    const accepted = await submitValid('Write streamed.md');
+    const response = await call(`/v1/jobs/${accepted.job_id}/stream${query}`, {
+      headers: { accept: 'text/event-stream, application/json', ...headers },
+    });
+    expectError(response, 400, 'invalid_request');
+    expect((response.body as { error: { message: string } }).error.message).toContain(field);
+  });
+});
+
+describe('a body-less action sent as JSON with no body is accepted', () => {
+  test.each(['hide', 'unhide'])('POST /v1/workflows/:id/%s with Content-Type: application/json', async (action) => {
+    const accepted = await submitValid(`Write ${action}.md`);
+    const response = await call(`/v1/workflows/${accepted.workflow_id}/${action}`, {
+      method: 'POST',
+      rawBody: '',
+      contentType: 'application/json',
+    });
+    expect(response).toMatchObject({
+      status: 200,
+      body: { workflow_id: accepted.workflow_id, hidden: action === 'hide' },
+    });
+  });
+
+  test('POST /v1/jobs/:id/cancel with Content-Type: application/json and no body', async () => {
+    const accepted = await submitValid('Write cancelled.md');
+    const response = await call(`/v1/jobs/${accepted.job_id}/cancel`, {
+      method: 'POST',
+      rawBody: '',
+      contentType: 'application/json',
+    });
+    expect(response.status).toBe(202);
+  });
+});
+
+describe("errors raised before a route's own code answer in the API's error shape", () => {
+  test('a path parameter over the router limit is 414 with the error body', async () => {
+    expectError(await call(`/v1/jobs/${'j'.repeat(300)}`), 414);
+  });
+
+  test('a job stream asked for as JSON only is 406 not_acceptable with the error body', async () => {
+    const accepted = await submitValid('Write negotiated.md');
+    expectError(
+      await call(`/v1/jobs/${accepted.job_id}/stream`, { headers: { accept: 'application/json' } }),
+      406,
+      'not_acceptable',
+    );
+  });
+
+  test('a JSON body that is not UTF-8 is 400 and nothing is stored', async () => {
+    const before = await storedCounts();
+    const response = await fetch(`${keel.baseUrl}/v1/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"prompt":"Write '), Buffer.from([0xc3, 0x28]), Buffer.from('.md"}')]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { code: 'invalid_request', message: 'body: not valid UTF-8' } });
+    await expectNothingStoredOrStarted(before);
+  });
+});

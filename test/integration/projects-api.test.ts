@@ -65,7 +65,8 @@ test('projects are listed and read within the org; another org sees none of them
   expect(listed.projects).toEqual([]);
   const mine = (await (await call('/v1/projects')).json()) as { projects: Array<{ slug: string }> };
   expect(mine.projects.map((p) => p.slug)).toEqual(expect.arrayContaining(['docs-site', 'taken']));
-  // Submitting into another org's project is refused as not found, and stores nothing.
+  // Submitting into another org's project is refused as if the project did not exist (the same 400 as an unknown one).
   const chat = await call('/v1/chat', { method: 'POST', token: other, body: { prompt: 'hi', project_slug: 'taken' } });
-  expect(chat.status).toBe(404);
+  expect(chat.status).toBe(400);
+  expect(((await chat.json()) as { error: { code: string } }).error.code).toBe('unknown_project');
 });

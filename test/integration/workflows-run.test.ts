@@ -73,6 +73,8 @@ const kinds = (events: EventEnvelope[], kind: string) => events.filter((e) => e.
 
 describe('POST /v1/workflows', () => {
   test('creates the workflow with its first prompt thread and job; every job and prompt bumps updated_at', async () => {
+    // A workflow is filed under a project that exists (an unknown slug is refused, test/integration/api-input).
+    expect((await call('POST', '/v1/projects', { name: 'Docs', slug: 'docs' })).status).toBe(201);
     const created = await call('POST', '/v1/workflows', {
       prompt: 'Write notes.md with one line',
       project_slug: 'docs',

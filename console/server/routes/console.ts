@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import type { ConsoleConfig } from '../config';
 import { preflight } from '../preflight';
 import type { Upstream } from '../upstream';
@@ -15,15 +16,28 @@ export function consoleSettings(config: ConsoleConfig) {
   };
 }
 
+const ConsoleSettingsSchema = z.object({
+  passwordLogin: z.boolean(),
+  oidcProviders: z.array(z.object({ id: z.string(), name: z.string() })),
+  temporalUiUrl: z.string().nullable(),
+  temporalNamespace: z.string(),
+});
+
 /** `GET /healthz` (no upstream touched), `GET /api/console/config`, and `GET /api/session` (the preflight's user). */
 export function consoleRoutes(config: ConsoleConfig, identity: Upstream): FastifyPluginAsync {
   const settings = consoleSettings(config);
   return async (app) => {
-    app.get('/healthz', async () => ({ status: 'ok' }));
-    app.get('/api/console/config', async (_request, reply) => {
-      reply.header('cache-control', 'no-cache');
-      return settings;
-    });
+    app.get('/healthz', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({
+      status: 'ok' as const,
+    }));
+    app.get(
+      '/api/console/config',
+      { schema: { response: { 200: ConsoleSettingsSchema } } },
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-cache');
+        return settings;
+      },
+    );
     app.get('/api/session', async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return { user: await preflight(identity, request, reply) };

@@ -69,6 +69,8 @@ export async function registerStatic(app: FastifyInstance, webDir: string): Prom
     cacheControl: false,
     // A request for a missing file falls through to the console's not-found handler.
     wildcard: true,
+    // The web app's files are part of the console's surface: listed in its OpenAPI document like any route.
+    schemaHide: false,
     setHeaders: (res, filePath) => {
       const immutable = filePath.startsWith(path.join(webDir, 'assets') + path.sep);
       res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,0 +1,95 @@
+/**
+ * Each service's OpenAPI document, generated from its route schemas (the zod schemas every route declares), served at
+ * `/openapi.json`, with a rendered reference at `/docs` whose assets come from the installed package (docs/api-reference.md).
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_PREFIX = '/docs';
+
+/** The body of every error this service answers (http/errors.ts); extra fields (a refusal's budget) may follow. */
+const ErrorBody = z.toJSONSchema(z.looseObject({ error: z.looseObject({ code: z.string(), message: z.string() }) }), {
+  target: 'openapi-3.0',
+});
+
+export interface ApiInfo {
+  title: string;
+  description: string;
+}
+
+/**
+ * Registers the document and the reference; call before any route, so every route is seen. Every operation gets the
+ * error responses of the shared error handler (`4XX`, `5XX`) unless it declares its own for a status: the handler
+ * answers validation, authentication and rate-limit errors on every route, declared or not.
+ */
+export const openApiPlugin = fp<ApiInfo>(
+  async (app, info) => {
+    const table: RouteEntry[] = [];
+    app.decorate('routeTable', table);
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) table.push({ method, url: route.url });
+    });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: { title: info.title, description: info.description, version: '1' },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      },
+      transform: (document) => {
+        const transformed = jsonSchemaTransform(document);
+        // A route without any schema still answers errors in the one shape.
+        transformed.schema ??= {};
+        const schema = transformed.schema as { response?: Record<string, unknown>; hide?: boolean };
+        if (schema.hide) return transformed;
+        schema.response = { ...schema.response };
+        for (const range of ['4XX', '5XX']) schema.response[range] ??= { description: 'an error', ...ErrorBody };
+        // A route that declares no success body (a file's bytes, an event stream, a page, a proxied answer) still
+        // succeeds: the document says so without inventing a shape. docs/api-reference.md lists them.
+        if (!Object.keys(schema.response).some((status) => status.startsWith('2'))) {
+          schema.response['2XX'] = { description: 'success; the body is not described by a JSON schema' };
+        }
+        return transformed;
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+    app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
+  },
+  { name: 'keel-openapi' },
+);
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered after the OpenAPI plugin, as Fastify holds it (`/v1/jobs/:id`). */
+    routeTable: RouteEntry[];
+  }
+}
+
+/** Fastify's `/v1/jobs/:id/files/*` as OpenAPI names it: `/v1/jobs/{id}/files/{*}`. */
+function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{*}');
+}
+
+/**
+ * The routes of `app` its OpenAPI document does not list, as `METHOD path`. HEAD (Fastify's own twin of each GET), the
+ * CORS preflight and the document's and reference's own routes are not operations of the service.
+ */
+export function undocumentedRoutes(app: { routeTable: RouteEntry[]; swagger(): unknown }): string[] {
+  const paths = (app.swagger() as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  return (
+    app.routeTable
+      .filter(({ method, url }) => method !== 'HEAD' && url !== OPENAPI_PATH && !url.startsWith(DOCS_PREFIX))
+      // The CORS plugin's preflight answer for every path (`OPTIONS *`) is a browser's handshake, not an operation.
+      .filter(({ method, url }) => !(method === 'OPTIONS' && url === '*'))
+      .filter(({ method, url }) => paths[openApiPath(url)]?.[method.toLowerCase()] === undefined)
+      .map(({ method, url }) => `${method} ${url}`)
+  );
+}

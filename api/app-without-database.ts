@@ -3,7 +3,8 @@ import type { IdAllocator } from '../db/ids';
 import type { TokenOwner } from '../db/tokens';
 import type { QueueStore } from '../queue/queue-store';
 import { createBaseApp, noSuchRoute } from '../http/base-app';
-import { principalPlugin, type RateLimits } from './plugins/principal';
+import type { RateLimits } from '../jobs/admit';
+import { principalPlugin } from './plugins/principal';
 import { healthRoutes } from './routes/health';
 import { queueThreads } from './prompt-threads';
 import { workflowPromptRoutes } from './routes/workflow-prompts';
@@ -46,6 +47,11 @@ export async function buildAppWithoutDatabase(
   await app.register(healthRoutes);
   const workflows = queueWorkflows(deps.queue);
   await app.register(workflowReadRoutes(workflows));
-  await app.register(workflowPromptRoutes(workflows, queueThreads({ queue: deps.queue, ids: deps.ids, workflows })));
+  await app.register(
+    workflowPromptRoutes(workflows, queueThreads({ queue: deps.queue, ids: deps.ids, workflows }), {
+      queue: deps.queue,
+      rateLimits: deps.rateLimits,
+    }),
+  );
   return app;
 }

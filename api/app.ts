@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from '
 import { findTokenOwner } from '../db/tokens';
 import { createBaseApp } from '../http/base-app';
 import type { ApiDeps } from './deps';
-import { attachBudgetGate, type BudgetGateOptions } from './plugins/budget-gate';
 import { principalPlugin } from './plugins/principal';
 import { approvalRoutes } from './routes/approvals';
 import { atlasRoutes } from './routes/atlas';
@@ -35,8 +34,6 @@ export async function buildApp(
   deps: ApiDeps,
   options: FastifyServerOptions = {},
   extras: {
-    /** The identity service's tables reachable from `deps.pool`: run submission refuses over-budget users (402). */
-    budget?: BudgetGateOptions;
     /** Routes of other front doors served by this process (team chat's callbacks), registered by the entry point. */
     routes?: FastifyPluginAsync[];
   } = {},
@@ -48,7 +45,6 @@ export async function buildApp(
     queue: deps.queue,
     rateLimits: deps.rateLimits,
   });
-  if (extras.budget) attachBudgetGate(app, extras.budget);
   await app.register(healthRoutes);
   await app.register(chatRoutes(deps));
   await app.register(projectRoutes(deps));

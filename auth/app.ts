@@ -10,6 +10,7 @@ import type { AuthContext } from './context';
 import { OidcClient } from './oidc';
 import { adminPluginRoutes } from './routes/admin-plugin';
 import { adminUserRoutes } from './routes/admin-users';
+import { budgetPolicyRoutes } from './routes/budget-policy';
 import { healthRoutes } from './routes/health';
 import { meBudgetRoutes } from './routes/me-budget';
 import { oidcRoutes } from './routes/oidc';
@@ -108,5 +109,6 @@ export async function buildAuthApp(
   await app.register(adminPluginRoutes(ctx));
   await app.register(meBudgetRoutes(ctx));
   await app.register(preflightRoutes(ctx));
+  if (env.INTERNAL_API_TOKEN) await app.register(budgetPolicyRoutes(ctx, env.INTERNAL_API_TOKEN));
   return app;
 }

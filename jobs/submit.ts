@@ -12,6 +12,7 @@ import { loadWorkflowGraph } from '../scenarios/graph-store';
 import type { TokenOwner } from '../db/tokens';
 import { graphToScenario } from '../scenarios/graph';
 import type { runJob } from '../workflows/job';
+import type { Admitted } from './admit';
 import type { JobsDeps } from './deps';
 import { NotFoundError, UnavailableError } from '../http/errors';
 import { recordAndStart } from './record-and-start';
@@ -60,9 +61,10 @@ export async function allocate<T>(next: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Starts a job for an admitted principal (jobs/admit.ts: rate limit and budget come first). */
 export async function submitJob(
   deps: JobsDeps,
-  principal: TokenOwner,
+  principal: Admitted,
   sub: JobSubmission,
   log: FastifyBaseLogger,
 ): Promise<SubmittedJob> {

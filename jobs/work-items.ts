@@ -6,6 +6,7 @@ import { capabilityStatuses } from '../db/capabilities';
 import { getInitiative } from '../db/initiatives';
 import { getProject } from '../db/projects';
 import type { TokenOwner } from '../db/tokens';
+import type { Admitted } from './admit';
 import { attachWorkItemWorkflow, getWorkItem, insertWorkItem, storeReplan, type WorkItemRow } from '../db/work-items';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
 import type { WorkItemInput } from '../workflows/capability-definitions';
@@ -122,7 +123,7 @@ export async function replanWorkItem(
  */
 export async function startWorkItem(
   deps: JobsDeps,
-  principal: TokenOwner,
+  principal: Admitted,
   item: WorkItemRow,
   body: { model_tier?: string },
   log: FastifyBaseLogger,

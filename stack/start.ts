@@ -75,13 +75,16 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       defaultBudgetCents: identity.defaultBudgetCents,
     });
 
-    const deps = apiDepsFromEnv(stack, { pool, queue, temporal: resources.temporal.client, models: models.router, kb });
-    // Submissions are refused with 402 over budget when identity shares this database.
-    const app = await buildApp(
-      deps,
-      { logger: { level: logLevel } },
-      { budget: identity.budgetGate, routes: [chatAppRoutes(deps)] },
-    );
+    // Admission reads budgets from the identity tables when identity shares this database (docs/admission.md).
+    const deps = apiDepsFromEnv(stack, {
+      pool,
+      queue,
+      temporal: resources.temporal.client,
+      models: models.router,
+      kb,
+      budget: identity.budget,
+    });
+    const app = await buildApp(deps, { logger: { level: logLevel } }, { routes: [chatAppRoutes(deps)] });
     closers.push(() => app.close());
     const apiUrl = await app.listen({ host: stack.API_HOST, port: stack.API_PORT });
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
 import type { Principal } from '../../jobs/visibility';
-import { AppError, RateLimitedError, UnauthorizedError } from '../../http/errors';
+import { AppError, UnauthorizedError } from '../../http/errors';
+import { chargeRateLimits, type RateLimits } from '../../jobs/admit';
 
 /** The signed-in user's identity id, as the identity service's preflight returned it to the console. */
 export const ACTING_USER_HEADER = 'x-keel-acting-user';
@@ -35,10 +36,7 @@ declare module 'fastify' {
   }
 }
 
-export interface RateLimits {
-  userPerMinute: number;
-  orgPerMinute: number;
-}
+export type { RateLimits } from '../../jobs/admit';
 
 /** The authenticated principal of a /v1/* request; routes under /v1 can rely on it. */
 export function principalOf(request: FastifyRequest): Principal {
@@ -106,14 +104,8 @@ export const principalPlugin = fp(
       const principal = actingPrincipal(owner, request);
       request.principal = principal;
 
-      // Both windows are charged on every request, concurrently (one round trip to Redis, not two). An acting user
-      // has a window of their own, not the console token's shared one.
-      const [user, org] = await Promise.all([
-        opts.queue.consume(`rl:user:${principal.user_id}`, opts.rateLimits.userPerMinute, 60),
-        opts.queue.consume(`rl:org:${principal.org_id}`, opts.rateLimits.orgPerMinute, 60),
-      ]);
-      if (!user.allowed) throw new RateLimitedError('per-user', user.retryAfterMs);
-      if (!org.allowed) throw new RateLimitedError('per-org', org.retryAfterMs);
+      // Every request is charged, reads too; a submission is not charged again by admission (jobs/admit.ts).
+      await chargeRateLimits(opts, principal);
     });
   },
   { name: 'keel-principal' },

@@ -25,6 +25,7 @@ import { localinfRoutes } from './routes/localinf';
 import { statsRoutes } from './routes/stats';
 import { verticalRoutes } from './routes/verticals';
 import { workRoutes } from './routes/work';
+import { tokenRoutes } from './routes/tokens';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
@@ -59,6 +60,7 @@ export async function buildApp(
   await app.register(atlasRoutes(deps));
   await app.register(designRoutes(deps));
   await app.register(humanTaskRoutes(deps));
+  await app.register(tokenRoutes(deps));
   // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
   for (const routes of [capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes]) {
     await app.register(routes(deps));

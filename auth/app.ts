@@ -20,6 +20,7 @@ import { sessionRoutes } from './routes/session';
 import { SESSION_COOKIE, SessionResolver } from './session-resolver';
 import { createSessionStore } from './sessions';
 import { createSignInLimiter } from './sign-in-rate-limit';
+import { createRevokedUsers } from './revoked-users';
 import { identityTables, ingestTables } from '../db/qualified-tables';
 
 /** Request bodies here are small JSON objects (credentials, admin changes). */
@@ -61,6 +62,11 @@ export async function buildAuthApp(
     cookieDomain: env.AUTHLIB_COOKIE_DOMAIN === 'localhost' ? undefined : env.AUTHLIB_COOKIE_DOMAIN,
     secure: cookieIsSecure(env.AUTHLIB_URL),
   });
+  const revokedUsers = createRevokedUsers({
+    redis: deps.redis,
+    keyPrefix: `keel:${env.KEEL_INSTANCE_ID}:auth:revoked`,
+    now,
+  });
   const ctx: AuthContext = {
     pool: deps.pool,
     env,
@@ -68,7 +74,8 @@ export async function buildAuthApp(
     tables,
     ledger,
     budgets: { identity: tables, ledger, defaultBudgetCents: Math.round(env.DEFAULT_BUDGET_USD * 100) },
-    sessions: new SessionResolver(store, now),
+    sessions: new SessionResolver(store, now, revokedUsers),
+    revokedUsers,
     signInLimiter: createSignInLimiter({ redis: deps.redis, keyPrefix: `keel:${env.KEEL_INSTANCE_ID}:auth:sign-in` }),
     oidc:
       env.IDP_ISSUER_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET

@@ -66,7 +66,7 @@ export async function recordSubmission(
   await withTransaction(pool, async (client) => {
     if (sub.projectSlug) {
       await client.query(
-        'INSERT INTO projects (slug, name, org_id) VALUES ($1, $1, $2) ON CONFLICT (slug) DO NOTHING',
+        'INSERT INTO projects (slug, name, org_id) VALUES ($1, $1, $2) ON CONFLICT (org_id, slug) DO NOTHING',
         [sub.projectSlug, sub.orgId],
       );
     }

@@ -7,7 +7,6 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { IdAllocationError } from '../db/ids';
 import { getWorkflow, type WorkflowListRow } from '../db/workflow-list';
-import { getProject } from '../db/projects';
 import { loadWorkflowGraph } from '../scenarios/graph-store';
 import type { TokenOwner } from '../db/tokens';
 import { graphToScenario } from '../scenarios/graph';
@@ -68,12 +67,8 @@ export async function submitJob(
   sub: JobSubmission,
   log: FastifyBaseLogger,
 ): Promise<SubmittedJob> {
+  // Slugs are per org: a named project is the caller's org's, created for it when it has none (db/jobs.ts).
   let projectSlug = sub.projectSlug;
-  if (projectSlug) {
-    const project = await getProject(deps.pool, projectSlug);
-    // A project of another org is invisible; naming an unknown one creates it for the caller's org.
-    if (project && !canSee(principal, project.org_id)) throw new NotFoundError(`project ${projectSlug}`);
-  }
   const existing = sub.workflowId ? await visibleWorkflowRef(deps, principal, sub.workflowId) : undefined;
   projectSlug = projectSlug ?? existing?.project_slug ?? undefined;
   // An explicitly named scenario wins; otherwise the workflow's edited graph, else its scenario file.

@@ -57,8 +57,9 @@ export async function createWorkItem(
   if (!workType(body.type))
     throw new BadRequestError('unknown_work_type', `work type ${body.type} is not in the catalog`);
   if (body.project_slug) {
-    const project = await getProject(deps.pool, body.project_slug);
-    if (!project || !canSee(principal, project.org_id)) throw new NotFoundError(`project ${body.project_slug}`);
+    // The item lives in the caller's org, so its project must be that org's (slugs are per org).
+    const project = await getProject(deps.pool, body.project_slug, principal.org_id);
+    if (!project) throw new NotFoundError(`project ${body.project_slug}`);
   }
   if (body.initiative_id) {
     const initiative = await getInitiative(deps.pool, body.initiative_id);

@@ -33,6 +33,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route authenticates its requests itself, by a signature (the chat system's callbacks), not by a token. */
     signedRequest?: boolean;
+    /** The route answers without a token (liveness). Every other route needs one. */
+    public?: boolean;
   }
 }
 
@@ -80,7 +82,7 @@ export function actingPrincipal(owner: TokenOwner, request: FastifyRequest): Pri
 }
 
 /**
- * Authenticates every /v1/* request by its bearer token, then spends one point of the user's and the
+ * Authenticates every request of a route not marked `public` by its bearer token, then spends one point of the user's and the
  * org's per-minute windows in the queue store (shared by all API replicas through Redis). A refused
  * request stops here, before any handler stores or starts anything.
  */
@@ -95,7 +97,11 @@ export const principalPlugin = fp(
     },
   ) => {
     app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/v1/') || request.routeOptions.config.signedRequest) return;
+      // Decided on the route the router matched (it decodes the path: `/%761/models` is `/v1/models`), never on the
+      // raw URL: every route needs a token unless it is marked public or signed. A path no route matches reveals
+      // nothing but its 404; under /v1/ it still wants a token first, as it always did.
+      const { url, config } = request.routeOptions;
+      if (url === undefined ? !request.url.startsWith('/v1/') : config.public || config.signedRequest) return;
       const header = request.headers.authorization;
       const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       if (!match) throw new UnauthorizedError('missing API token: send Authorization: Bearer <token>');

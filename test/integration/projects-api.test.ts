@@ -65,7 +65,18 @@ test('projects are listed and read within the org; another org sees none of them
   expect(listed.projects).toEqual([]);
   const mine = (await (await call('/v1/projects')).json()) as { projects: Array<{ slug: string }> };
   expect(mine.projects.map((p) => p.slug)).toEqual(expect.arrayContaining(['docs-site', 'taken']));
-  // Submitting into another org's project is refused as not found, and stores nothing.
+  // Slugs are per org: submitting with another org's slug files the job under a project of the caller's own org,
+  // never into the other org's project (and the answer does not reveal that the other org has one).
   const chat = await call('/v1/chat', { method: 'POST', token: other, body: { prompt: 'hi', project_slug: 'taken' } });
-  expect(chat.status).toBe(404);
+  expect(chat.status).toBe(202);
+  const { workflow_id } = (await chat.json()) as { workflow_id: string };
+  const { rows } = await infra.db.pool.query<{ org_id: string; project_slug: string }>(
+    'SELECT org_id, project_slug FROM workflows WHERE workflow_id = $1',
+    [workflow_id],
+  );
+  expect(rows[0]).toEqual({ org_id: 'org-other', project_slug: 'taken' });
+  const theirs = await call('/v1/projects/taken', { token: other });
+  expect(theirs.status).toBe(200);
+  const ours = (await (await call('/v1/projects/taken')).json()) as { name: string };
+  expect(ours.name).toBe('A');
 });

@@ -4,7 +4,8 @@ import type { TokenOwner } from '../db/tokens';
 import type { QueueStore } from '../queue/queue-store';
 import { createBaseApp, noSuchRoute } from '../http/base-app';
 import { INGEST_API } from './api-info';
-import { principalPlugin, type RateLimits } from './plugins/principal';
+import type { RateLimits } from '../jobs/admit';
+import { principalPlugin } from './plugins/principal';
 import { healthRoutes } from './routes/health';
 import { queueThreads } from './prompt-threads';
 import { workflowPromptRoutes } from './routes/workflow-prompts';
@@ -47,6 +48,11 @@ export async function buildAppWithoutDatabase(
   await app.register(healthRoutes);
   const workflows = queueWorkflows(deps.queue);
   await app.register(workflowReadRoutes(workflows));
-  await app.register(workflowPromptRoutes(workflows, queueThreads({ queue: deps.queue, ids: deps.ids, workflows })));
+  await app.register(
+    workflowPromptRoutes(workflows, queueThreads({ queue: deps.queue, ids: deps.ids, workflows }), {
+      queue: deps.queue,
+      rateLimits: deps.rateLimits,
+    }),
+  );
   return app;
 }

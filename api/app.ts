@@ -5,7 +5,6 @@ import { createBaseApp } from '../http/base-app';
 import { instrumentHttp } from '../metrics/http';
 import { INGEST_API } from './api-info';
 import type { ApiDeps } from './deps';
-import { attachBudgetGate, type BudgetGateOptions } from './plugins/budget-gate';
 import { principalPlugin } from './plugins/principal';
 import { approvalRoutes } from './routes/approvals';
 import { atlasRoutes } from './routes/atlas';
@@ -28,6 +27,7 @@ import { localinfRoutes } from './routes/localinf';
 import { statsRoutes } from './routes/stats';
 import { verticalRoutes } from './routes/verticals';
 import { workRoutes } from './routes/work';
+import { tokenRoutes } from './routes/tokens';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
@@ -37,8 +37,6 @@ export async function buildApp(
   deps: ApiDeps,
   options: FastifyServerOptions = {},
   extras: {
-    /** The identity service's tables reachable from `deps.pool`: run submission refuses over-budget users (402). */
-    budget?: BudgetGateOptions;
     /** Routes of other front doors served by this process (team chat's callbacks), registered by the entry point. */
     routes?: FastifyPluginAsync[];
   } = {},
@@ -51,7 +49,6 @@ export async function buildApp(
     queue: deps.queue,
     rateLimits: deps.rateLimits,
   });
-  if (extras.budget) attachBudgetGate(app, extras.budget);
   await app.register(healthRoutes);
   await app.register(chatRoutes(deps));
   await app.register(projectRoutes(deps));
@@ -66,6 +63,7 @@ export async function buildApp(
   await app.register(atlasRoutes(deps));
   await app.register(designRoutes(deps));
   await app.register(humanTaskRoutes(deps));
+  await app.register(tokenRoutes(deps));
   // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
   for (const routes of [capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes]) {
     await app.register(routes(deps));

@@ -43,6 +43,16 @@ export const apiEnv = z.object({
       .regex(/^[a-z_][a-z0-9_]*$/)
       .optional(),
   ),
+  /**
+   * The identity service's address when it keeps its own database: submissions read each user's role, budget and
+   * status from its internal endpoint (`GET /internal/budget-policy`), authenticated with IDENTITY_INTERNAL_TOKEN
+   * (the identity service's INTERNAL_API_TOKEN). Set both or neither; with them, IDENTITY_SCHEMA is not used.
+   */
+  IDENTITY_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  IDENTITY_INTERNAL_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32).regex(/^\S+$/, 'no whitespace').optional(),
+  ),
   /** The identity service's DEFAULT_BUDGET_USD, for an approved user without a budget of their own. */
   DEFAULT_BUDGET_USD: z.coerce.number().min(0).default(25),
 });
@@ -50,6 +60,16 @@ export type ApiEnv = z.infer<typeof apiEnv>;
 
 /** The API on its own (production): it needs a real database and a real Temporal. */
 export function loadApiConfig(env: NodeJS.ProcessEnv): ApiEnv {
-  const schema = apiEnv.superRefine(requireWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'API'));
+  const schema = apiEnv
+    .superRefine(requireWhenAlone(['POSTGRES_DSN', 'TEMPORAL_ADDRESS'], 'API'))
+    .superRefine((value, ctx) => {
+      if (Boolean(value.IDENTITY_URL) !== Boolean(value.IDENTITY_INTERNAL_TOKEN)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [value.IDENTITY_URL ? 'IDENTITY_INTERNAL_TOKEN' : 'IDENTITY_URL'],
+          message: 'IDENTITY_URL and IDENTITY_INTERNAL_TOKEN go together: set both or neither',
+        });
+      }
+    });
   return parseEnv(schema, env, 'keel api');
 }

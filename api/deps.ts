@@ -6,14 +6,15 @@ import type { KnowledgeHub } from '../kb/hub';
 import type { ModelListing } from '../routing/router';
 import { jobTaskQueue } from '../temporal/config';
 import type { ApiEnv } from './config';
-import type { RateLimits } from './plugins/principal';
+import type { BudgetSource } from '../jobs/admit';
+import { identityServiceBudget, sharedDatabaseBudget } from '../jobs/budget-sources';
+import { identityTables, ingestTables } from '../db/qualified-tables';
 import { workspaceRoot } from '../config/workspace-root';
 
 /** Everything the ingest API needs, built by the entry point (or a test) and handed to buildApp. */
 export interface ApiDeps extends JobsDeps {
   /** What GET /v1/models lists. */
   models: { list(): Promise<ModelListing[]> };
-  rateLimits: RateLimits;
   /** Where workers write job files (shared storage when API and workers run apart). */
   workspaceRoot: string;
   /** SSE heartbeat comment interval. */
@@ -29,10 +30,11 @@ export interface ApiDeps extends JobsDeps {
 /** The API's dependencies as its environment configures them, over resources the entry point opened. */
 export function apiDepsFromEnv(
   env: ApiEnv,
-  resources: Pick<ApiDeps, 'pool' | 'queue' | 'temporal' | 'models' | 'kb'> & { secrets: SecretStore },
+  resources: Pick<ApiDeps, 'pool' | 'queue' | 'temporal' | 'models' | 'kb' | 'budget'> & { secrets: SecretStore },
 ): ApiDeps {
   return {
     ...resources,
+    budget: resources.budget ?? budgetFromEnv(env, resources.pool),
     ids: createIdAllocator({ pool: resources.pool, queue: resources.queue }),
     taskQueue: jobTaskQueue(env),
     rateLimits: { userPerMinute: env.RATE_LIMIT_USER_PER_MINUTE, orgPerMinute: env.RATE_LIMIT_ORG_PER_MINUTE },
@@ -43,4 +45,31 @@ export function apiDepsFromEnv(
     levelHeartbeatMs: env.LEVEL_HEARTBEAT_MS,
     chatApp: chatAppFromEnv(env, resources.secrets),
   };
+}
+
+/**
+ * Where submissions read budgets (docs/admission.md): the identity service's internal endpoint when IDENTITY_URL is
+ * set (separate databases), its tables when IDENTITY_SCHEMA names them in this database, else nowhere (no budgets).
+ */
+export function budgetFromEnv(env: ApiEnv, pool: ApiDeps['pool']): BudgetSource | undefined {
+  const ledger = ingestTables(env.POSTGRES_SCHEMA);
+  if (env.IDENTITY_URL && env.IDENTITY_INTERNAL_TOKEN) {
+    return identityServiceBudget({
+      identityUrl: env.IDENTITY_URL,
+      internalToken: env.IDENTITY_INTERNAL_TOKEN,
+      pool,
+      ledger,
+    });
+  }
+  if (env.IDENTITY_SCHEMA) {
+    return sharedDatabaseBudget({
+      pool,
+      lookup: {
+        identity: identityTables(env.IDENTITY_SCHEMA),
+        ledger,
+        defaultBudgetCents: Math.round(env.DEFAULT_BUDGET_USD * 100),
+      },
+    });
+  }
+  return undefined;
 }

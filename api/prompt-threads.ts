@@ -13,6 +13,7 @@ import type { WorkflowListRow } from '../db/workflow-list';
 import { appendPrompt } from '../jobs/append-prompt';
 import type { JobsDeps } from '../jobs/deps';
 import { allocate, checkScenarioName, submitJob } from '../jobs/submit';
+import type { Admitted } from '../jobs/admit';
 import type { QueueStore } from '../queue/queue-store';
 import type { queueWorkflows } from './workflow-directory';
 
@@ -46,9 +47,9 @@ export interface NewWorkflow {
 }
 
 export interface PromptThreads {
-  /** Creates a workflow with its first prompt; with a database, the job that runs it too. */
+  /** Creates a workflow with its first prompt; with a database, the job that runs it too (admitted first). */
   create(
-    principal: TokenOwner,
+    principal: Admitted,
     input: NewWorkflow,
     log: FastifyBaseLogger,
   ): Promise<{ workflow_id: string; prompt_id: string; job_id: string | null }>;
@@ -56,7 +57,7 @@ export interface PromptThreads {
   list(workflow: WorkflowListRow): Promise<PromptThread[]>;
   /** Adds a prompt (already redacted) to a workflow the caller may see. */
   append(
-    principal: TokenOwner,
+    principal: Admitted,
     workflow: WorkflowListRow,
     input: { prompt: string; modelTier?: string },
     log: FastifyBaseLogger,

@@ -1,7 +1,8 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { NotFoundError, ForbiddenError } from '../http/errors';
 import { withTransaction } from '../db/transaction';
-import type { IdentityTables } from '../db/qualified-tables';
+import type { IdentityTables, IngestTables } from '../db/qualified-tables';
+import type { AuthContext } from './context';
 import { DISABLED_BY_ADMIN, USER_COLUMNS, toUser, type Role, type User } from '../db/users';
 
 export interface AdminChange {
@@ -27,7 +28,15 @@ export function userStatus(user: Pick<User, 'banned' | 'banReason'>): UserStatus
 export async function applyAdminChange(
   pool: Pool,
   t: IdentityTables,
-  input: { actorId: string; targetId: string; action: string; change: AdminChange; defaultBudgetCents: number },
+  input: {
+    actorId: string;
+    targetId: string;
+    action: string;
+    change: AdminChange;
+    defaultBudgetCents: number;
+    /** The ingest tables, when this database holds them: disabling revokes the user's API tokens too. */
+    ingest?: IngestTables;
+  },
 ): Promise<User> {
   const { actorId, targetId, change } = input;
   if (actorId === targetId && (change.disabled === true || (change.role !== undefined && change.role !== 'admin'))) {
@@ -59,6 +68,7 @@ export async function applyAdminChange(
     const after = toUser(updated.rows[0]!);
     if (change.disabled === true) {
       await client.query(`DELETE FROM ${t.sessions} WHERE user_id = $1`, [targetId]);
+      await revokeApiTokens(client, input.ingest, targetId);
     }
     await client.query(`INSERT INTO ${t.audit} (actor_id, target_id, action, changes) VALUES ($1, $2, $3, $4)`, [
       actorId,
@@ -67,6 +77,38 @@ export async function applyAdminChange(
       JSON.stringify({ requested: change, before: auditFields(before), after: auditFields(after) }),
     ]);
     return after;
+  });
+}
+
+/**
+ * A disabled user's API tokens stop at once, in the disabling transaction. Only where the ingest tables share this
+ * database; with separate databases the ingest API's admission refuses a disabled user's submissions instead
+ * (docs/tokens.md).
+ */
+async function revokeApiTokens(client: PoolClient, ingest: IngestTables | undefined, userId: string): Promise<void> {
+  if (!ingest) return;
+  const { rows } = await client.query<{ present: string | null }>('SELECT to_regclass($1)::text AS present', [
+    ingest.apiTokens,
+  ]);
+  if (!rows[0]?.present) return;
+  await client.query(`UPDATE ${ingest.apiTokens} SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [
+    userId,
+  ]);
+}
+
+/**
+ * An admin's change through the identity service's routes: the change, plus, when it disables, the user's cached
+ * sessions listed as revoked (before the write, so no cache cookie outlives the ban) and their API tokens revoked.
+ */
+export async function changeUser(
+  ctx: Pick<AuthContext, 'pool' | 'tables' | 'ledger' | 'budgets' | 'revokedUsers'>,
+  input: { actorId: string; targetId: string; action: string; change: AdminChange },
+): Promise<User> {
+  if (input.change.disabled === true && input.actorId !== input.targetId) await ctx.revokedUsers.revoke(input.targetId);
+  return applyAdminChange(ctx.pool, ctx.tables, {
+    ...input,
+    defaultBudgetCents: ctx.budgets.defaultBudgetCents,
+    ingest: ctx.ledger,
   });
 }
 

@@ -12,6 +12,7 @@ import type { AuthContext } from './context';
 import { OidcClient } from './oidc';
 import { adminPluginRoutes } from './routes/admin-plugin';
 import { adminUserRoutes } from './routes/admin-users';
+import { budgetPolicyRoutes } from './routes/budget-policy';
 import { healthRoutes } from './routes/health';
 import { meBudgetRoutes } from './routes/me-budget';
 import { oidcRoutes } from './routes/oidc';
@@ -21,6 +22,7 @@ import { sessionRoutes } from './routes/session';
 import { SESSION_COOKIE, SessionResolver } from './session-resolver';
 import { createSessionStore } from './sessions';
 import { createSignInLimiter } from './sign-in-rate-limit';
+import { createRevokedUsers } from './revoked-users';
 import { identityTables, ingestTables } from '../db/qualified-tables';
 
 const IDENTITY_API: ApiInfo = {
@@ -67,6 +69,11 @@ export async function buildAuthApp(
     cookieDomain: env.AUTHLIB_COOKIE_DOMAIN === 'localhost' ? undefined : env.AUTHLIB_COOKIE_DOMAIN,
     secure: cookieIsSecure(env.AUTHLIB_URL),
   });
+  const revokedUsers = createRevokedUsers({
+    redis: deps.redis,
+    keyPrefix: `keel:${env.KEEL_INSTANCE_ID}:auth:revoked`,
+    now,
+  });
   const ctx: AuthContext = {
     pool: deps.pool,
     env,
@@ -74,7 +81,8 @@ export async function buildAuthApp(
     tables,
     ledger,
     budgets: { identity: tables, ledger, defaultBudgetCents: Math.round(env.DEFAULT_BUDGET_USD * 100) },
-    sessions: new SessionResolver(store, now),
+    sessions: new SessionResolver(store, now, revokedUsers),
+    revokedUsers,
     signInLimiter: createSignInLimiter({ redis: deps.redis, keyPrefix: `keel:${env.KEEL_INSTANCE_ID}:auth:sign-in` }),
     oidc:
       env.IDP_ISSUER_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET
@@ -117,5 +125,6 @@ export async function buildAuthApp(
   await app.register(adminPluginRoutes(ctx));
   await app.register(meBudgetRoutes(ctx));
   await app.register(preflightRoutes(ctx));
+  if (env.INTERNAL_API_TOKEN) await app.register(budgetPolicyRoutes(ctx, env.INTERNAL_API_TOKEN));
   return app;
 }

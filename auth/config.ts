@@ -92,6 +92,18 @@ export const authEnv = z.object({
   /** Shares the sign-in rate limit across replicas; unset → per-process memory. */
   REDIS_URL: queueEnvSchema.shape.REDIS_URL,
   KEEL_INSTANCE_ID: queueEnvSchema.shape.KEEL_INSTANCE_ID,
+  /**
+   * Shared secret of the internal budget-policy endpoint the ingest API calls when the two services keep separate
+   * databases (docs/admission.md); the API's IDENTITY_INTERNAL_TOKEN. Unset: the endpoint does not exist (404).
+   */
+  INTERNAL_API_TOKEN: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .min(32, 'at least 32 characters (e.g. `openssl rand -hex 32`)')
+      .regex(/^\S+$/, 'no whitespace (it is sent as a bearer token)')
+      .optional(),
+  ),
   /** Honour X-Forwarded-For from this many proxy hops when keying the sign-in rate limit by IP. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

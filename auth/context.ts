@@ -3,6 +3,7 @@ import type { BudgetLookup } from '../jobs/budget';
 import type { AuthSettings } from './config';
 import type { OidcClient } from './oidc';
 import type { SessionResolver } from './session-resolver';
+import type { RevokedUsers } from './revoked-users';
 import type { SignInLimiter } from './sign-in-rate-limit';
 import type { IdentityTables, IngestTables } from '../db/qualified-tables';
 
@@ -15,6 +16,8 @@ export interface AuthContext {
   ledger: IngestTables;
   budgets: BudgetLookup;
   sessions: SessionResolver;
+  /** Users disabled recently: applyAdminChange's callers list them so cached sessions stop at once. */
+  revokedUsers: RevokedUsers;
   signInLimiter: SignInLimiter;
   /** Undefined when no identity provider is configured (`npm start` without IDP_*). */
   oidc?: OidcClient;

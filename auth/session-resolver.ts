@@ -2,6 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { COOKIE_CACHE_MS, decodeCookieCache, encodeCookieCache } from './cookie-cache';
 import type { SessionStore } from './sessions';
+import type { RevokedUsers } from './revoked-users';
 import type { User } from '../db/users';
 
 export const SESSION_COOKIE = 'keel_session';
@@ -16,13 +17,15 @@ export interface ResolvedSession {
 
 /**
  * Turns the signed session cookie into a user. A fresh check (`fresh: true`) always asks the database;
- * otherwise a signed cache cookie younger than 5 minutes answers alone, so a revoked session or a ban can
- * take up to 5 minutes to show on cached checks (see docs/identity.md).
+ * otherwise a signed cache cookie younger than 5 minutes answers, unless its user was disabled since (the revoked
+ * list), so a ban shows at once; a session revoked by sign-out elsewhere can take up to 5 minutes (docs/identity.md).
  */
 export class SessionResolver {
   constructor(
     private readonly store: SessionStore,
     private readonly now: () => number,
+    /** Users disabled within the cache's lifetime: their cache cookies no longer vouch for them. */
+    private readonly revoked?: RevokedUsers,
   ) {}
 
   /** The session cookie's attributes (domain, Secure, SameSite=Lax, HttpOnly), for cookies that travel with it. */
@@ -40,7 +43,7 @@ export class SessionResolver {
     if (!options.fresh) {
       const cached = this.readSignedCookie(request, CACHE_COOKIE);
       const user = cached ? decodeCookieCache(cached, sessionId, this.now()) : undefined;
-      if (user) return { user, sessionId, source: 'cache' };
+      if (user && !(await this.revoked?.isRevoked(user.id))) return { user, sessionId, source: 'cache' };
     }
     const session = await this.store.validate(sessionId);
     if (!session || session.user.banned) {

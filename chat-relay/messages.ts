@@ -23,6 +23,11 @@ export function escapeText(text: string): string {
 export const BUSY_TEXT =
   "I'm still working on your previous message in this thread. Send this one again once I've answered.";
 
+/** A turn admission refused (over the monthly budget, rate limited, account disabled): nothing was started. */
+export function refusedText(reason: string): string {
+  return `I did not start on that: ${reason}. Nothing was run.`;
+}
+
 export const START_FAILED_TEXT = 'Sorry, I could not start on that just now. Please send it again.';
 
 export function progressMessage(level: string | undefined, state: 'working' | 'done' | 'failed'): ChatMessage {

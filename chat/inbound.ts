@@ -3,7 +3,8 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { appendPrompt } from '../jobs/append-prompt';
 import type { JobsDeps } from '../jobs/deps';
-import { UnavailableError } from '../http/errors';
+import { AppError, UnavailableError } from '../http/errors';
+import { admit } from '../jobs/admit';
 import { redactPrompt } from '../jobs/redact';
 import { submitJob } from '../jobs/submit';
 import { claimChatThread, getChatThread, recordChatTurn, releaseChatThread } from '../db/chat-threads';
@@ -12,7 +13,7 @@ import type { TokenOwner } from '../db/tokens';
 import { interruptsQuery, resumeUpdate } from '../workflows/human-input';
 import type { ChatApp, ChatIdentity } from '../chat-relay/chat-app';
 import { composeTurnPrompt, recentHistory } from '../chat-relay/history';
-import { BUSY_TEXT, START_FAILED_TEXT } from '../chat-relay/messages';
+import { BUSY_TEXT, refusedText, START_FAILED_TEXT } from '../chat-relay/messages';
 import type { ChatMessageEvent } from './payloads';
 import { startChatDelivery, startChatRelay } from './replies';
 import { isThreadReply, promptText, triageMessage, type DropRule } from './triage';
@@ -33,6 +34,8 @@ export type MessageOutcome =
   | { outcome: 'dropped'; rule: DropRule }
   | { outcome: 'started'; job_id: string; workflow_id: string }
   | { outcome: 'busy' }
+  /** Admission refused the turn (rate limit, monthly budget, disabled account); the person was told why. */
+  | { outcome: 'refused'; code: string }
   | { outcome: 'failed' }
   | { outcome: 'answered'; job_id: string; call_id: string };
 
@@ -150,15 +153,29 @@ async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBa
       return turn.busy();
     }
   }
-  const history = isThreadReply(event) ? await readHistory(chat, event, log) : [];
-  const prompt = composeTurnPrompt(
-    history.map((m) => ({ ...m, text: redactPrompt(m.text).text })),
-    turn.text,
-    { botUserId: turn.botUserId, maxChars: MAX_PROMPT_CHARS },
-  );
-  const started = thread
-    ? await appendPrompt(deps, turn.principal, { workflowId: thread.workflow_id, prompt }, log)
-    : await submitJob(deps, turn.principal, { prompt }, log);
+  let started: { job_id: string; workflow_id: string };
+  try {
+    // A chat person has no identity account: their spend (by their chat user id) is held to the default budget.
+    started = await admit(deps, turn.principal, { unknownUsers: 'default-budget' }, async (admitted) => {
+      const history = isThreadReply(event) ? await readHistory(chat, event, log) : [];
+      const prompt = composeTurnPrompt(
+        history.map((m) => ({ ...m, text: redactPrompt(m.text).text })),
+        turn.text,
+        { botUserId: turn.botUserId, maxChars: MAX_PROMPT_CHARS },
+      );
+      return thread
+        ? appendPrompt(deps, admitted, { workflowId: thread.workflow_id, prompt }, log)
+        : submitJob(deps, admitted, { prompt }, log);
+    });
+  } catch (err) {
+    if (!isRefusal(err)) throw err;
+    log.info({ code: err.code, event_id: turn.delivery.eventId }, `chatapp: turn refused (${err.code})`);
+    await startChatDelivery(deps, `chatapp-refused/${turn.delivery.eventId}`, {
+      ...turn.where,
+      text: refusedText(err.message),
+    });
+    return { outcome: 'refused', code: err.code };
+  }
   await recordChatTurn(deps.pool, {
     ...turn.where,
     workflowId: started.workflow_id,
@@ -167,6 +184,11 @@ async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBa
   });
   await startChatRelay(deps, started.job_id, turn.where);
   return { outcome: 'started', job_id: started.job_id, workflow_id: started.workflow_id };
+}
+
+/** Admission's refusals: the person is told why, where a failure to start is only "try again". */
+function isRefusal(err: unknown): err is AppError {
+  return err instanceof AppError && (err.statusCode === 402 || err.statusCode === 403 || err.statusCode === 429);
 }
 
 async function readHistory(chat: ChatApp, event: ChatMessageEvent, log: FastifyBaseLogger): Promise<ThreadMessage[]> {

@@ -9,6 +9,7 @@ import { startEmbeddedPostgres } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { createToken } from '../db/tokens';
+import { cliExpiry, listTokensCommand, revokeTokenCommand, TOKEN_USAGE } from './token';
 import { setClearance } from '../kb/clearance';
 import { SensitivitySchema } from '../kb/sensitivity';
 import { readDevToken, readStackState } from '../stack/state-file';
@@ -28,10 +29,11 @@ const USAGE = `Usage:
   keel workflows [--project <slug>] [--limit <n>] [--hidden]
       List the org's workflows, newest first: id, status, project, last update.
   keel token create --user <id> [--org <id>] [--admin] [--acts-for-users] [--label <text>]
-                    [--kb-clearance public|partner|internal|secret]
+                    [--kb-clearance public|partner|internal|secret] [--expires-in <days>d | --no-expiry]
       Create an API token and print it once; --kb-clearance caps the hub sensitivity it reads (default internal,
       admin secret); --acts-for-users makes it the console's token (CONSOLE_API_TOKEN), which names the signed-in
-      user it acts for.
+      user it acts for. It expires after 90 days (--expires-in 30d) unless --no-expiry (service tokens).
+${TOKEN_USAGE}
 ${MIGRATE_USAGE}
 ${KB_USAGE}
 ${CONNECTOR_USAGE}
@@ -55,6 +57,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'job') return runJob(env, rest);
   if (command === 'workflows') return listWorkflows(env, rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
+  if (command === 'token' && (rest[0] === 'list' || rest[0] === 'revoke')) {
+    const run = rest[0] === 'list' ? listTokensCommand : revokeTokenCommand;
+    return withMigratedDatabase(env, (pool) => run(pool, rest.slice(1), (line) => console.log(line)));
+  }
   if (command === 'models') return runModelsCommand(rest, process.env);
   if (command === 'kb-mcp') return runKbMcpCommand(env);
   if (command === 'auth' && rest[0] === 'create-user') {
@@ -218,6 +224,16 @@ async function answerOnTerminal(
   }
 }
 
+async function withMigratedDatabase(env: CliEnv, run: (pool: Pool) => Promise<number>): Promise<number> {
+  const database = await openDatabase(env);
+  try {
+    await migrate(database.pool, env.POSTGRES_SCHEMA);
+    return await run(database.pool);
+  } finally {
+    await database.close();
+  }
+}
+
 async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -228,6 +244,8 @@ async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> 
       'acts-for-users': { type: 'boolean', default: false },
       label: { type: 'string' },
       'kb-clearance': { type: 'string' },
+      'expires-in': { type: 'string' },
+      'no-expiry': { type: 'boolean', default: false },
     },
   });
   if (!values.user) throw new UsageError('keel token create needs --user <id>');
@@ -235,6 +253,12 @@ async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> 
     values['kb-clearance'] === undefined ? undefined : SensitivitySchema.safeParse(values['kb-clearance']);
   if (clearance && !clearance.success)
     throw new UsageError('--kb-clearance is one of public, partner, internal, secret');
+  let expiresAt: Date | null;
+  try {
+    expiresAt = cliExpiry(values, Date.now());
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const database = await openDatabase(env);
   const { pool } = database;
   try {
@@ -245,6 +269,7 @@ async function createTokenCommand(env: CliEnv, args: string[]): Promise<number> 
       isAdmin: values.admin,
       label: values.label,
       actsForUsers: values['acts-for-users'],
+      expiresAt,
     });
     if (clearance?.success) await setClearance(pool, tokenId, clearance.data);
     console.log(token);

@@ -18,9 +18,9 @@ export function slugFor(name: string): string {
 }
 
 /**
- * Creates a project under `slug` when given (undefined when it is taken), otherwise under the slug derived
- * from the name, taking `-2`, `-3`, … on collision. Safe under concurrent creates: the primary key decides
- * who gets a slug, and a loser simply tries the next suffix.
+ * Creates a project under `slug` when given (undefined when the org has it already), otherwise under the slug
+ * derived from the name, taking `-2`, `-3`, … on collision. Slugs are per org: another org's never collide. Safe
+ * under concurrent creates: the (org_id, slug) key decides who gets a slug, and a loser tries the next suffix.
  */
 export async function createProject(
   pool: Pool,
@@ -29,7 +29,7 @@ export async function createProject(
   const insert = (slug: string) =>
     pool.query<ProjectRow>(
       `INSERT INTO projects (slug, name, org_id) VALUES ($1, $2, $3)
-       ON CONFLICT (slug) DO NOTHING RETURNING slug, name, org_id, created_at`,
+       ON CONFLICT (org_id, slug) DO NOTHING RETURNING slug, name, org_id, created_at`,
       [slug, project.name, project.orgId],
     );
   if (project.slug) return (await insert(project.slug)).rows[0];
@@ -52,9 +52,11 @@ export async function listProjects(pool: Pool, orgId: string | null, limit: numb
   return rows;
 }
 
-export async function getProject(pool: Pool, slug: string): Promise<ProjectRow | undefined> {
-  const { rows } = await pool.query<ProjectRow>('SELECT slug, name, org_id, created_at FROM projects WHERE slug = $1', [
-    slug,
-  ]);
+/** The org's project of that slug: slugs are per org (migration 0018), so the org is part of the key. */
+export async function getProject(pool: Pool, slug: string, orgId: string): Promise<ProjectRow | undefined> {
+  const { rows } = await pool.query<ProjectRow>(
+    'SELECT slug, name, org_id, created_at FROM projects WHERE org_id = $2 AND slug = $1',
+    [slug, orgId],
+  );
   return rows[0];
 }

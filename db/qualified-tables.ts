@@ -18,8 +18,14 @@ export function identityTables(schema: string): IdentityTables {
 export interface IngestTables {
   jobRuns: string;
   workflows: string;
+  /** API tokens: disabling a user revokes theirs. */
+  apiTokens: string;
 }
 
 export function ingestTables(schema: string): IngestTables {
-  return { jobRuns: `"${schema}"."job_runs"`, workflows: `"${schema}"."workflows"` };
+  return {
+    jobRuns: `"${schema}"."job_runs"`,
+    workflows: `"${schema}"."workflows"`,
+    apiTokens: `"${schema}"."api_tokens"`,
+  };
 }

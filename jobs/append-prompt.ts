@@ -7,7 +7,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { FastifyBaseLogger } from 'fastify';
 import { findActiveJob, recordAppendedPrompt } from '../db/jobs';
-import type { TokenOwner } from '../db/tokens';
+import type { Admitted } from './admit';
 import { JOB_CLOSING } from '../workflows/definitions';
 import { appendPromptUpdate } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
@@ -42,7 +42,7 @@ function jobCannotTake(err: unknown): boolean {
  */
 export async function appendPrompt(
   deps: JobsDeps,
-  principal: TokenOwner,
+  principal: Admitted,
   input: { workflowId: string; prompt: string; modelTier?: string },
   log: FastifyBaseLogger,
 ): Promise<AcceptedPrompt> {

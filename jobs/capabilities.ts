@@ -3,6 +3,7 @@ import { catalogEntry, type CapabilityRequirements } from '../capabilities/catal
 import { customCapability, ensureOrgCatalog, openRoadmap, upsertCapability } from '../capabilities/registry';
 import { getRoadmap } from '../db/capabilities';
 import type { TokenOwner } from '../db/tokens';
+import type { Admitted } from './admit';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
 import type { RoadmapInput } from '../workflows/capability-definitions';
 import type { JobIds } from '../workflows/definitions';
@@ -25,7 +26,7 @@ export interface PlannedRoadmap extends JobIds {
  */
 export async function planCapability(
   deps: JobsDeps,
-  principal: TokenOwner,
+  principal: Admitted,
   body: { capability: string; reason?: string; requirements?: CapabilityRequirements },
   log: FastifyBaseLogger,
 ): Promise<PlannedRoadmap> {

@@ -2,13 +2,14 @@ import type { Client } from '@temporalio/client';
 import type { Pool } from 'pg';
 import type { IdAllocator } from '../db/ids';
 import type { QueueStore } from '../queue/queue-store';
+import type { AdmissionDeps } from './admit';
 
 /**
  * What the use cases every front door shares (submit, append a prompt, decide, cancel, resume) need: the
  * database, the queue store, the one Temporal client of the process and the id allocator. The ingest API, team
  * chat and the console's backend all hand these in; none of them is imported here.
  */
-export interface JobsDeps {
+export interface JobsDeps extends AdmissionDeps {
   pool: Pool;
   queue: QueueStore;
   temporal: Client;

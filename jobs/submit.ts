@@ -6,12 +6,13 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { IdAllocationError } from '../db/ids';
-import { getWorkflow, type WorkflowListRow } from '../db/workflow-list';
 import { getProject } from '../db/projects';
+import { getWorkflow, type WorkflowListRow } from '../db/workflow-list';
 import { loadWorkflowGraph } from '../scenarios/graph-store';
 import type { TokenOwner } from '../db/tokens';
 import { graphToScenario } from '../scenarios/graph';
 import type { runJob } from '../workflows/job';
+import type { Admitted } from './admit';
 import type { JobsDeps } from './deps';
 import { BadRequestError, NotFoundError, UnavailableError } from '../http/errors';
 import { listScenarios } from '../scenarios/load';
@@ -82,8 +83,9 @@ export async function checkScenarioName(scenario: string | undefined): Promise<v
  */
 export async function checkProjectSlug(deps: Pick<JobsDeps, 'pool'>, principal: TokenOwner, slug: string | undefined) {
   if (slug === undefined) return;
-  const project = await getProject(deps.pool, slug);
-  if (!project || !canSee(principal, project.org_id)) {
+  // Slugs are per org: the caller's own org's project of that name, or none.
+  const project = await getProject(deps.pool, slug, principal.org_id);
+  if (!project) {
     throw new BadRequestError(
       'unknown_project',
       `project_slug: no project "${slug}"; create it with POST /v1/projects`,
@@ -93,10 +95,11 @@ export async function checkProjectSlug(deps: Pick<JobsDeps, 'pool'>, principal: 
 
 export async function submitJob(
   deps: JobsDeps,
-  principal: TokenOwner,
+  principal: Admitted,
   sub: JobSubmission,
   log: FastifyBaseLogger,
 ): Promise<SubmittedJob> {
+  // Slugs are per org: a named project is the caller's org's, created for it when it has none (db/jobs.ts).
   let projectSlug = sub.projectSlug;
   await checkProjectSlug(deps, principal, projectSlug);
   await checkScenarioName(sub.scenario);

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PoolClient } from 'pg';
-import type { TokenOwner } from '../db/tokens';
+import type { Admitted } from './admit';
 import type { JobIds } from '../workflows/definitions';
 import type { JobsDeps } from './deps';
 import { recordAndStart } from './record-and-start';
@@ -27,7 +27,7 @@ export interface SystemJob {
 
 export async function startSystemJob(
   deps: JobsDeps,
-  principal: TokenOwner,
+  principal: Admitted,
   job: SystemJob,
   log: FastifyBaseLogger,
 ): Promise<JobIds> {

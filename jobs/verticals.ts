@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { insertVertical } from '../db/verticals';
-import type { TokenOwner } from '../db/tokens';
+import type { Admitted } from './admit';
 import type { VerticalInput } from '../workflows/capability-definitions';
 import type { JobIds } from '../workflows/definitions';
 import type { JobsDeps } from './deps';
@@ -11,7 +11,7 @@ import { startSystemJob } from './system-job';
 /** Starts a vertical's discovery job; the vertical row and the job commit together. */
 export async function startVerticalDiscovery(
   deps: JobsDeps,
-  principal: TokenOwner,
+  principal: Admitted,
   body: { name: string; description?: string },
   log: FastifyBaseLogger,
 ): Promise<JobIds & { vertical_id: string }> {

@@ -6,6 +6,7 @@ import { capabilityStatuses } from '../db/capabilities';
 import { getInitiative } from '../db/initiatives';
 import { getProject } from '../db/projects';
 import type { TokenOwner } from '../db/tokens';
+import type { Admitted } from './admit';
 import { attachWorkItemWorkflow, getWorkItem, insertWorkItem, storeReplan, type WorkItemRow } from '../db/work-items';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
 import type { WorkItemInput } from '../workflows/capability-definitions';
@@ -56,8 +57,9 @@ export async function createWorkItem(
   if (!workType(body.type))
     throw new BadRequestError('unknown_work_type', `work type ${body.type} is not in the catalog`);
   if (body.project_slug) {
-    const project = await getProject(deps.pool, body.project_slug);
-    if (!project || !canSee(principal, project.org_id)) throw new NotFoundError(`project ${body.project_slug}`);
+    // The item lives in the caller's org, so its project must be that org's (slugs are per org).
+    const project = await getProject(deps.pool, body.project_slug, principal.org_id);
+    if (!project) throw new NotFoundError(`project ${body.project_slug}`);
   }
   if (body.initiative_id) {
     const initiative = await getInitiative(deps.pool, body.initiative_id);
@@ -122,7 +124,7 @@ export async function replanWorkItem(
  */
 export async function startWorkItem(
   deps: JobsDeps,
-  principal: TokenOwner,
+  principal: Admitted,
   item: WorkItemRow,
   body: { model_tier?: string },
   log: FastifyBaseLogger,

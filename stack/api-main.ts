@@ -2,7 +2,6 @@
 import { buildApp } from '../api/app';
 import { apiDepsFromEnv } from '../api/deps';
 import { chatAppRoutes } from '../chat/routes';
-import { identityTables, ingestTables } from '../db/qualified-tables';
 import { loadConfig } from './api-config';
 import { openResources } from './api-resources';
 import { runMain, serveUntilSignal } from './entry-point';
@@ -19,16 +18,6 @@ async function main(): Promise<void> {
       },
       {
         routes: [chatAppRoutes(deps)],
-        budget: env.IDENTITY_SCHEMA
-          ? {
-              pool: resources.pool,
-              lookup: {
-                identity: identityTables(env.IDENTITY_SCHEMA),
-                ledger: ingestTables(env.POSTGRES_SCHEMA),
-                defaultBudgetCents: Math.round(env.DEFAULT_BUDGET_USD * 100),
-              },
-            }
-          : undefined,
       },
     );
     await app.listen({ host: env.API_HOST, port: env.API_PORT });

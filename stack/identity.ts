@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import Redis from 'ioredis';
 import type { Pool } from 'pg';
-import type { BudgetGateOptions } from '../api/plugins/budget-gate';
+import type { BudgetSource } from '../jobs/admit';
+import { sharedDatabaseBudget } from '../jobs/budget-sources';
 import { createPool } from '../db/pool';
 import { buildAuthApp } from '../auth/app';
 import { migrateIdentity } from '../auth/migrate';
@@ -17,8 +18,8 @@ export interface StackIdentity {
   defaultBudgetCents: number;
   cookieDomain: string;
   oidcProviderId?: string;
-  /** Set when identity shares the ingest database, so the API can gate submissions on budgets. */
-  budgetGate?: BudgetGateOptions;
+  /** Set when identity shares the ingest database, so admission can read budgets from its tables. */
+  budget?: BudgetSource;
   close(): Promise<void>;
 }
 
@@ -67,15 +68,15 @@ export async function startIdentityService(options: {
       defaultBudgetCents,
       cookieDomain: settings.AUTHLIB_COOKIE_DOMAIN,
       oidcProviderId: settings.IDP_ISSUER_URL ? settings.IDP_ID : undefined,
-      budgetGate: shared
-        ? {
+      budget: shared
+        ? sharedDatabaseBudget({
             pool,
             lookup: {
               identity: identityTables(settings.DATABASE_SCHEMA),
               ledger: ingestTables(settings.INGEST_SCHEMA),
               defaultBudgetCents,
             },
-          }
+          })
         : undefined,
       async close() {
         await app.close();

@@ -79,6 +79,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       defaultBudgetCents: identity.defaultBudgetCents,
     });
 
+    // Admission reads budgets from the identity tables when identity shares this database (docs/admission.md).
     const deps = apiDepsFromEnv(stack, {
       pool,
       queue,
@@ -86,13 +87,9 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       models: models.router,
       kb,
       secrets,
+      budget: identity.budget,
     });
-    // Submissions are refused with 402 over budget when identity shares this database.
-    const app = await buildApp(
-      deps,
-      { logger: { level: logLevel } },
-      { budget: identity.budgetGate, routes: [chatAppRoutes(deps)] },
-    );
+    const app = await buildApp(deps, { logger: { level: logLevel } }, { routes: [chatAppRoutes(deps)] });
     closers.push(() => app.close());
     const apiUrl = await app.listen({ host: stack.API_HOST, port: stack.API_PORT });
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
 import type { QueueStore, RateDecision } from '../../queue/queue-store';
 import type { Principal } from '../../jobs/visibility';
-import { AppError, RateLimitedError, UnauthorizedError } from '../../http/errors';
+import { AppError, UnauthorizedError } from '../../http/errors';
+import { chargeRateLimits, type RateLimits } from '../../jobs/admit';
 
 /** The signed-in user's identity id, as the identity service's preflight returned it to the console. */
 export const ACTING_USER_HEADER = 'x-keel-acting-user';
@@ -32,13 +33,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route authenticates its requests itself, by a signature (the chat system's callbacks), not by a token. */
     signedRequest?: boolean;
+    /** The route answers without a token (liveness). Every other route needs one. */
+    public?: boolean;
   }
 }
 
-export interface RateLimits {
-  userPerMinute: number;
-  orgPerMinute: number;
-}
+export type { RateLimits } from '../../jobs/admit';
 
 /** The authenticated principal of a /v1/* request; routes under /v1 can rely on it. */
 export function principalOf(request: FastifyRequest): Principal {
@@ -82,7 +82,7 @@ export function actingPrincipal(owner: TokenOwner, request: FastifyRequest): Pri
 }
 
 /**
- * Authenticates every /v1/* request by its bearer token, then spends one point of the user's and the
+ * Authenticates every request of a route not marked `public` by its bearer token, then spends one point of the user's and the
  * org's per-minute windows in the queue store (shared by all API replicas through Redis). A refused
  * request stops here, before any handler stores or starts anything.
  */
@@ -97,7 +97,11 @@ export const principalPlugin = fp(
     },
   ) => {
     app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/v1/') || request.routeOptions.config.signedRequest) return;
+      // Decided on the route the router matched (it decodes the path: `/%761/models` is `/v1/models`), never on the
+      // raw URL: every route needs a token unless it is marked public or signed. A path no route matches reveals
+      // nothing but its 404; under /v1/ it still wants a token first, as it always did.
+      const { url, config } = request.routeOptions;
+      if (url === undefined ? !request.url.startsWith('/v1/') : config.public || config.signedRequest) return;
       const header = request.headers.authorization;
       const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       if (!match) throw new UnauthorizedError('missing API token: send Authorization: Bearer <token>');
@@ -106,22 +110,10 @@ export const principalPlugin = fp(
       const principal = actingPrincipal(owner, request);
       request.principal = principal;
 
-      // Both windows are charged on every request, concurrently (one round trip to Redis, not two). An acting user
-      // has a window of their own, not the console token's shared one.
-      let user: RateDecision, org: RateDecision;
-      try {
-        [user, org] = await Promise.all([
-          opts.queue.consume(`rl:user:${principal.user_id}`, opts.rateLimits.userPerMinute, 60),
-          opts.queue.consume(`rl:org:${principal.org_id}`, opts.rateLimits.orgPerMinute, 60),
-        ]);
-      } catch (err) {
-        // Rate limits protect the service, not the data: with the queue store (Redis) down they let requests through
-        // rather than refuse every one of them (docs/failure-modes.md).
-        request.log.warn({ err }, 'rate limits unavailable (queue store): request let through');
-        return;
-      }
-      if (!user.allowed) throw new RateLimitedError('per-user', user.retryAfterMs);
-      if (!org.allowed) throw new RateLimitedError('per-org', org.retryAfterMs);
+      // Every request is charged, reads too; a submission is not charged again by admission (jobs/admit.ts).
+      await chargeRateLimits(opts, principal, (err) =>
+        request.log.warn({ err }, 'rate limits unavailable (queue store): request let through'),
+      );
     });
   },
   { name: 'keel-principal' },

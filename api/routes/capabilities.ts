@@ -11,6 +11,7 @@ import {
 } from '../../db/capabilities';
 import { pageOf } from '../../db/keyset';
 import { ConflictError, NotFoundError } from '../../http/errors';
+import { admitRequest } from '../admit-request';
 import { planCapability, visibleRoadmap } from '../../jobs/capabilities';
 import { orgScope } from '../../jobs/visibility';
 import type { ApiDeps } from '../deps';
@@ -117,7 +118,9 @@ export function capabilityRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const planned = await planCapability(deps, principalOf(request), request.body, request.log);
+        const planned = await admitRequest(deps, request, (admitted) =>
+          planCapability(deps, admitted, request.body, request.log),
+        );
         return reply.code(202).send(planned);
       },
     );

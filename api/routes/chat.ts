@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps';
-import { principalOf } from '../plugins/principal';
 import { redactPrompt } from '../../jobs/redact';
+import { admitRequest } from '../admit-request';
 import { submitJob } from '../../jobs/submit';
 
 export const MAX_PROMPT_CHARS = 32_000;
@@ -57,18 +57,20 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const body = request.body;
-        const submitted = await submitJob(
-          deps,
-          principalOf(request),
-          {
-            prompt: redactPrompt(body.prompt).text,
-            projectSlug: body.project_slug,
-            workflowId: body.workflow_id,
-            scenario: body.scenario,
-            modelTier: body.metadata?.model_tier,
-            product: productPins(body.metadata),
-          },
-          request.log,
+        const submitted = await admitRequest(deps, request, (admitted) =>
+          submitJob(
+            deps,
+            admitted,
+            {
+              prompt: redactPrompt(body.prompt).text,
+              projectSlug: body.project_slug,
+              workflowId: body.workflow_id,
+              scenario: body.scenario,
+              modelTier: body.metadata?.model_tier,
+              product: productPins(body.metadata),
+            },
+            request.log,
+          ),
         );
         return reply.code(202).send({ ...submitted, status: 'queued' as const });
       },

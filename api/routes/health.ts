@@ -3,8 +3,12 @@ import { z } from 'zod';
 
 /** Liveness only: the process serves HTTP. Dependencies are checked where they are used. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/healthz', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, () => ({
-    status: 'ok' as const,
-  }));
+  app.get(
+    '/healthz',
+    { config: { public: true }, schema: { response: { 200: z.object({ status: z.literal('ok') }) } } },
+    () => ({
+      status: 'ok' as const,
+    }),
+  );
   return Promise.resolve();
 };

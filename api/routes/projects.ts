@@ -4,7 +4,7 @@ import { createProject, getProject, listProjects, type ProjectRow } from '../../
 import type { ApiDeps } from '../deps';
 import { ConflictError, NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
-import { canSee, orgScope } from '../../jobs/visibility';
+import { orgScope } from '../../jobs/visibility';
 import { ErrorSchema } from './chat';
 
 const SLUG = z
@@ -47,7 +47,8 @@ export function projectRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = principalOf(request);
         const created = await createProject(deps.pool, { ...request.body, orgId: principal.org_id });
-        if (!created) throw new ConflictError('slug_taken', `project slug ${request.body.slug} is taken`);
+        // Only the caller's own org can have taken it: slugs are per org, so this says nothing about other orgs.
+        if (!created) throw new ConflictError('slug_taken', `project slug ${request.body.slug} is taken in your org`);
         return reply.code(201).send(view(created));
       },
     );
@@ -59,8 +60,9 @@ export function projectRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const principal = principalOf(request);
-        const row = await getProject(deps.pool, request.params.slug);
-        if (!row || !canSee(principal, row.org_id)) {
+        // Slugs are per org: the caller's org's project (an admin's too; another org's slug is another project).
+        const row = await getProject(deps.pool, request.params.slug, principal.org_id);
+        if (!row) {
           throw new NotFoundError(`project ${request.params.slug}`);
         }
         return view(row);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CURSOR_TIME, pageOf } from '../../db/keyset';
 import { getVertical, listVerticals, type VerticalRow } from '../../db/verticals';
 import { NotFoundError } from '../../http/errors';
+import { admitRequest } from '../admit-request';
 import { startVerticalDiscovery } from '../../jobs/verticals';
 import { canSee, orgScope } from '../../jobs/visibility';
 import type { ApiDeps } from '../deps';
@@ -52,7 +53,9 @@ export function verticalRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const started = await startVerticalDiscovery(deps, principalOf(request), request.body, request.log);
+        const started = await admitRequest(deps, request, (admitted) =>
+          startVerticalDiscovery(deps, admitted, request.body, request.log),
+        );
         return reply.code(202).send({ ...started, status: 'discovering' as const });
       },
     );

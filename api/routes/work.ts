@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { WORK_TYPES } from '../../capabilities/work-types';
 import { CURSOR_TIME, pageOf } from '../../db/keyset';
 import { listWorkItems, type WorkItemRow } from '../../db/work-items';
+import { admitRequest } from '../admit-request';
 import { createWorkItem, currentPlan, replanWorkItem, startWorkItem, visibleWorkItem } from '../../jobs/work-items';
 import { orgScope } from '../../jobs/visibility';
 import type { ApiDeps } from '../deps';
@@ -217,7 +218,9 @@ export function workRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = principalOf(request);
         const item = await visibleWorkItem(deps, principal, request.params.slug, request.query.org_id);
-        const ids = await startWorkItem(deps, principal, item, request.body ?? {}, request.log);
+        const ids = await admitRequest(deps, request, (admitted) =>
+          startWorkItem(deps, admitted, item, request.body ?? {}, request.log),
+        );
         return reply.code(202).send({ slug: item.slug, ...ids, status: 'queued' as const });
       },
     );

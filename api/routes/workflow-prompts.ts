@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
 import { redactPrompt } from '../../jobs/redact';
+import type { AdmissionDeps } from '../../jobs/admit';
+import { admitRequest } from '../admit-request';
 import { databaseThreads, type PromptThreads } from '../prompt-threads';
 import { databaseWorkflows, type WorkflowDirectory } from '../workflow-directory';
 import { ChatRequestSchema, ErrorSchema } from './chat';
@@ -42,14 +44,18 @@ export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   const directory = databaseWorkflows(deps.pool, deps.queue);
   return async (app) => {
     await app.register(workflowReadRoutes(directory));
-    await app.register(workflowPromptRoutes(directory, databaseThreads(deps)));
+    await app.register(workflowPromptRoutes(directory, databaseThreads(deps), deps));
   };
 }
 
 /**
  * Creating a workflow with its first prompt, and its prompt threads (list, append), over whichever store holds them.
  */
-export function workflowPromptRoutes(directory: WorkflowDirectory, threads: PromptThreads): FastifyPluginAsyncZod {
+export function workflowPromptRoutes(
+  directory: WorkflowDirectory,
+  threads: PromptThreads,
+  admission: AdmissionDeps,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/v1/workflows',
@@ -68,15 +74,17 @@ export function workflowPromptRoutes(directory: WorkflowDirectory, threads: Prom
       async (request, reply) => {
         const body = request.body;
         const principal = principalOf(request);
-        const created = await threads.create(
-          principal,
-          {
-            prompt: redactPrompt(body.prompt).text,
-            projectSlug: body.project_slug,
-            scenario: body.scenario,
-            modelTier: body.metadata?.model_tier,
-          },
-          request.log,
+        const created = await admitRequest(admission, request, (admitted) =>
+          threads.create(
+            admitted,
+            {
+              prompt: redactPrompt(body.prompt).text,
+              projectSlug: body.project_slug,
+              scenario: body.scenario,
+              modelTier: body.metadata?.model_tier,
+            },
+            request.log,
+          ),
         );
         const workflow = await visibleWorkflow(directory, principal, created.workflow_id);
         return reply
@@ -121,11 +129,8 @@ export function workflowPromptRoutes(directory: WorkflowDirectory, threads: Prom
         const principal = principalOf(request);
         const workflow = await visibleWorkflow(directory, principal, request.params.id);
         const prompt = redactPrompt(request.body.prompt).text;
-        const accepted = await threads.append(
-          principal,
-          workflow,
-          { prompt, modelTier: request.body.metadata?.model_tier },
-          request.log,
+        const accepted = await admitRequest(admission, request, (admitted) =>
+          threads.append(admitted, workflow, { prompt, modelTier: request.body.metadata?.model_tier }, request.log),
         );
         return reply.code(202).send(accepted);
       },

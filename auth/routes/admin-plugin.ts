@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { applyAdminChange, userStatus } from '../admin-change';
+import { changeUser, userStatus, type applyAdminChange } from '../admin-change';
 import { ConflictError } from '../../http/errors';
 import type { AuthContext } from '../context';
 import { createCredentialUser } from '../credential-users';
@@ -43,13 +43,7 @@ export function adminPluginRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       body: Parameters<typeof applyAdminChange>[2]['change'],
     ) => {
       const admin = await requireAdmin(ctx, request, reply);
-      const user = await applyAdminChange(ctx.pool, ctx.tables, {
-        actorId: admin.user.id,
-        targetId,
-        action,
-        change: body,
-        defaultBudgetCents: ctx.budgets.defaultBudgetCents,
-      });
+      const user = await changeUser(ctx, { actorId: admin.user.id, targetId, action, change: body });
       return { user };
     };
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { applyAdminChange, userStatus } from '../admin-change';
+import { changeUser, userStatus } from '../admin-change';
 import { budgetState, monthStart, monthToDateSpendByUser } from '../../jobs/budget';
 import type { AuthContext } from '../context';
 import { requireAdmin } from '../guards';
@@ -63,12 +63,11 @@ export function adminUserRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const admin = await requireAdmin(ctx, request, reply);
-        const user = await applyAdminChange(ctx.pool, ctx.tables, {
+        const user = await changeUser(ctx, {
           actorId: admin.user.id,
           targetId: request.params.id,
           action: 'update_user',
           change: request.body,
-          defaultBudgetCents: ctx.budgets.defaultBudgetCents,
         });
         return { user };
       },

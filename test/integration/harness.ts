@@ -8,7 +8,8 @@ import type { Pool } from 'pg';
 import { buildApp } from '../../api/app';
 import { chatAppRoutes } from '../../chat/routes';
 import type { ApiDeps } from '../../api/deps';
-import type { BudgetGateOptions } from '../../api/plugins/budget-gate';
+import type { BudgetLookup } from '../../jobs/budget';
+import { sharedDatabaseBudget } from '../../jobs/budget-sources';
 import type { RateLimits } from '../../api/plugins/principal';
 import type { ChatApp } from '../../chat-relay/chat-app';
 import type { ChatWebApi } from '../../chat-relay/web-api';
@@ -135,8 +136,8 @@ export interface KeelOptions {
   products?: ProductSettings;
   /** The secrets store models, the deploy and connectors read from (a temporary directory in tests). */
   secrets?: SecretStore;
-  /** The budget gate at submission (the identity service's tables reachable from the test database). */
-  budget?: BudgetGateOptions;
+  /** Budgets at admission (the identity service's tables reachable from the test database). */
+  budget?: { pool: Pool; lookup: BudgetLookup };
 }
 
 /** The ingest API listening on a loopback port, with a dev token, over the given real services. */
@@ -173,11 +174,12 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     jobBudgetUsd: options.jobBudgetUsd,
     levelHeartbeatMs: options.levelHeartbeatMs,
     chatApp: options.chat?.app,
+    budget: options.budget && sharedDatabaseBudget(options.budget),
   };
   const app = await buildApp(
     deps,
     { logger: process.env.KEEL_TEST_API_LOG === '1' ? { level: 'error' } : false },
-    { routes: [chatAppRoutes(deps)], budget: options.budget },
+    { routes: [chatAppRoutes(deps)] },
   );
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const { token } = await createToken(options.db.pool, { userId: 'dev', orgId: 'org-test', isAdmin: true });

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app';
+import { sharedDatabaseBudget } from '../../jobs/budget-sources';
 import { identityTables, ingestTables } from '../../db/qualified-tables';
 import { createCredentialUser } from '../../auth/credential-users';
 import { migrateIdentity } from '../../auth/migrate';
@@ -64,14 +65,12 @@ beforeAll(async () => {
       workspaceRoot: os.tmpdir(),
       heartbeatMs: 15_000,
       streamPollMs: 1_000,
-    },
-    { logger: false },
-    {
-      budget: {
+      budget: sharedDatabaseBudget({
         pool: db.pool,
         lookup: { identity: tables, ledger: ingestTables(db.schema), defaultBudgetCents: 500 },
-      },
+      }),
     },
+    { logger: false },
   );
 });
 

@@ -43,7 +43,12 @@ test('npm start runs identity on the shared database with local defaults and tur
   const oidc = await fetch(`${identity.url}/api/auth/sign-in/oidc`, { redirect: 'manual' });
   expect(oidc.status).toBe(404);
   expect(((await oidc.json()) as { error: { code: string } }).error.code).toBe('oidc_not_configured');
-  expect(identity.budgetGate?.lookup.ledger.jobRuns).toBe(`"${db.schema}"."job_runs"`);
+  // Identity shares the stack's database, so admission reads budgets from its tables (an unknown user has none).
+  expect(await identity.budget?.standing('usr_nobody', Date.now())).toEqual({
+    user: undefined,
+    defaultBudgetCents: identity.defaultBudgetCents,
+    spentCents: 0,
+  });
   // The secret is generated once and kept private.
   expect(fs.statSync(path.join(dataDir, 'auth-secret')).mode & 0o777).toBe(0o600);
   // The identity migration left every pooled connection resolving the ingest schema's unqualified names.

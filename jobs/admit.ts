@@ -1,0 +1,147 @@
+/**
+ * Admission: the one path every front door takes before a job starts (the ingest API's submission routes, the
+ * console through them, team chat's turns). In order: the caller is authenticated by its door (token, session or
+ * request signature), then charged one point of the per-user and per-org rate-limit windows, then checked against
+ * the monthly budget, and only then is anything stored or started. See docs/admission.md.
+ */
+import type { Principal } from './visibility';
+import type { QueueStore, RateDecision } from '../queue/queue-store';
+import { AppError, OverBudgetError, RateLimitedError } from '../http/errors';
+import { budgetState, monthStart, type BudgetState } from './budget';
+import type { Role } from '../db/users';
+
+export interface RateLimits {
+  userPerMinute: number;
+  orgPerMinute: number;
+}
+
+/** What the identity service says about a user, for the budget decision. */
+export interface BudgetPolicyUser {
+  role: Role;
+  /** null: the user has no budget of their own and gets the default. */
+  budgetCents: number | null;
+  /** Disabled (banned) users start nothing, whatever their budget. */
+  disabled: boolean;
+}
+
+/** A user's standing this month: the identity service's word on the user, and the spend in the ingest ledger. */
+export interface BudgetStanding {
+  /** Undefined when the identity service does not know the user (a machine user, a team-chat person). */
+  user: BudgetPolicyUser | undefined;
+  defaultBudgetCents: number;
+  spentCents: number;
+}
+
+/**
+ * Where budgets come from: the identity tables in the same database (`sharedDatabaseBudget`) or the identity
+ * service's internal endpoint when the databases differ (`identityServiceBudget`).
+ */
+export interface BudgetSource {
+  standing(userId: string, nowMs: number): Promise<BudgetStanding>;
+}
+
+/** How a door treats a principal the identity service does not know. */
+export type UnknownUsers =
+  /** An API token of a machine user (the stack's `dev`): no budget to enforce. */
+  | 'exempt'
+  /** A person who reaches Keel without an identity account (team chat): the default monthly budget. */
+  | 'default-budget';
+
+export interface AdmissionDeps {
+  queue: QueueStore;
+  rateLimits: RateLimits;
+  /** Absent when no identity service is configured: nobody has a budget. */
+  budget?: BudgetSource;
+  now?: () => number;
+}
+
+export class AccountDisabledError extends AppError {
+  override name = 'AccountDisabledError';
+  constructor() {
+    super(403, 'account_disabled', 'this account is disabled: it may not start jobs');
+  }
+}
+
+/**
+ * One point of the principal's per-user and per-org windows (shared by every replica through the queue store). Both
+ * are charged concurrently, one round trip; an acting user has a window of their own, not the console token's.
+ */
+export async function chargeRateLimits(
+  deps: AdmissionDeps,
+  principal: Principal,
+  onUnavailable: (err: unknown) => void = () => {},
+): Promise<void> {
+  let user: RateDecision, org: RateDecision;
+  try {
+    [user, org] = await Promise.all([
+      deps.queue.consume(`rl:user:${principal.user_id}`, deps.rateLimits.userPerMinute, 60),
+      deps.queue.consume(`rl:org:${principal.org_id}`, deps.rateLimits.orgPerMinute, 60),
+    ]);
+  } catch (err) {
+    // Rate limits protect the service, not the data: with the queue store (Redis) down they let requests through
+    // rather than refuse every one of them (docs/failure-modes.md).
+    onUnavailable(err);
+    return;
+  }
+  if (!user.allowed) throw new RateLimitedError('per-user', user.retryAfterMs);
+  if (!org.allowed) throw new RateLimitedError('per-org', org.retryAfterMs);
+}
+
+/**
+ * The principal's budget this month, or undefined when no budget applies (no identity service, an admin, an
+ * exempt machine user). Throws AccountDisabledError for a disabled identity user.
+ */
+export async function budgetOf(
+  deps: AdmissionDeps,
+  principal: Principal,
+  unknownUsers: UnknownUsers,
+): Promise<BudgetState | undefined> {
+  if (!deps.budget || principal.is_admin) return undefined;
+  const nowMs = (deps.now ?? Date.now)();
+  const standing = await deps.budget.standing(principal.user_id, nowMs);
+  if (standing.user?.disabled) throw new AccountDisabledError();
+  if (!standing.user && unknownUsers === 'exempt') return undefined;
+  const user = standing.user ?? { role: 'user' as const, budgetCents: null };
+  return budgetState(user, standing.spentCents, standing.defaultBudgetCents, monthStart(nowMs));
+}
+
+/** Refuses (402 over_budget) a principal whose month-to-date spend has reached their budget. */
+export async function checkBudget(
+  deps: AdmissionDeps,
+  principal: Principal,
+  unknownUsers: UnknownUsers,
+): Promise<void> {
+  const state = await budgetOf(deps, principal, unknownUsers);
+  if (state?.overBudget) throw new OverBudgetError(state.spentCents, state.budgetCents ?? 0);
+}
+
+declare const admittedBrand: unique symbol;
+/**
+ * A principal that passed admission. `submitJob`, `appendPrompt` and `startSystemJob` take only this, and only `admit`
+ * makes one, so a door that forgot admission does not compile.
+ */
+export type Admitted = Principal & { readonly [admittedBrand]: true };
+
+export interface AdmitOptions {
+  unknownUsers: UnknownUsers;
+  /**
+   * The request already spent its rate-limit point: the ingest API charges every /v1/* request when it authenticates
+   * it, submissions included, so a submission is not charged twice.
+   */
+  rateLimitCharged?: boolean;
+}
+
+/**
+ * Rate limit, then budget, then `submit`. A refusal throws before `submit` runs, so nothing is stored or started.
+ * Every door that starts a job calls this; none calls `submitJob` or `appendPrompt` on its own.
+ */
+export async function admit<T>(
+  deps: AdmissionDeps,
+  principal: Principal,
+  options: AdmitOptions,
+  submit: (admitted: Admitted) => Promise<T>,
+): Promise<T> {
+  if (!options.rateLimitCharged) await chargeRateLimits(deps, principal);
+  await checkBudget(deps, principal, options.unknownUsers);
+  return submit(principal as Admitted);
+}

@@ -27,8 +27,18 @@ function lastEventId(header: string | string[] | undefined, query: number | unde
   return parsed.data;
 }
 
+/**
+ * The comment an open stream ends with when the server stops: a client that reads it knows the job goes on and that
+ * it reattaches with Last-Event-ID, instead of taking the closed connection for a failure.
+ */
+export const STREAM_STOPPING_COMMENT = 'keel is stopping; reconnect with Last-Event-ID';
+
 export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    // Open streams never finish on their own while a job waits, so closing the server would wait on them forever:
+    // they end (with the comment) before the server stops.
+    const stopping = new AbortController();
+    app.addHook('preClose', async () => stopping.abort());
     app.get(
       '/v1/jobs/:id/stream',
       {
@@ -55,6 +65,8 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const after = lastEventId(request.headers['last-event-id'], request.query.last_event_id);
         const abort = new AbortController();
         reply.sse.onClose(() => abort.abort());
+        const onStop = () => abort.abort();
+        stopping.signal.addEventListener('abort', onStop);
         const feed = jobEventFeed({
           pool: deps.pool,
           queue: deps.queue,
@@ -70,7 +82,15 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             yield { id: String(event.sequence), data: event };
           }
         }
-        await reply.sse.send(frames());
+        try {
+          await reply.sse.send(frames());
+        } finally {
+          stopping.signal.removeEventListener('abort', onStop);
+        }
+        if (stopping.signal.aborted && reply.sse.isConnected) {
+          reply.sse.sendHeaders();
+          reply.raw.write(`: ${STREAM_STOPPING_COMMENT}\n\n`);
+        }
       },
     );
   };

@@ -7,6 +7,7 @@ import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
 import { streamLagSeconds } from '../../metrics/series';
 import { AppError, BadRequestError } from '../../http/errors';
+import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 
 /** Event sequences are PostgreSQL `integer`s; a larger id names no event and would fail in the database. */
 const MAX_SEQUENCE = 2 ** 31 - 1;
@@ -26,12 +27,6 @@ function lastEventId(header: string | string[] | undefined, query: number | unde
   }
   return parsed.data;
 }
-
-/**
- * The comment an open stream ends with when the server stops: a client that reads it knows the job goes on and that
- * it reattaches with Last-Event-ID, instead of taking the closed connection for a failure.
- */
-export const STREAM_STOPPING_COMMENT = 'keel is stopping; reconnect with Last-Event-ID';
 
 export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {

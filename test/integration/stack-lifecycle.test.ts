@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { STREAM_STOPPING_COMMENT } from '../../api/routes/job-stream';
+import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 import { freePort, spawnStack, stackPorts, tempDataDir, untilRunning, type StackProcess } from './stack-process';
 
 // `npm start` as an operator runs it: refusing a second start, and stopping clean on Ctrl-C with a stream attached.

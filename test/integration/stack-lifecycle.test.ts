@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 import { freePort, spawnStack, stackPorts, tempDataDir, untilRunning, type StackProcess } from './stack-process';
+
+const root = path.resolve(__dirname, '..', '..');
 
 // `npm start` as an operator runs it: refusing a second start, and stopping clean on Ctrl-C with a stream attached.
 describe('npm start: start safe, stop clean', () => {
@@ -104,6 +107,22 @@ describe('npm start: start safe, stop clean', () => {
       }
     })();
     await asked;
+    // And `keel watch`, attached as a person would be: told that Keel stopped and how to reattach.
+    const watch = spawn(
+      process.execPath,
+      [path.join(__dirname, 'ts-entry.js'), path.join(root, 'cli', 'keel.ts'), 'watch', jobId],
+      {
+        env: { PATH: process.env.PATH, KEEL_API_URL: apiUrl, KEEL_TOKEN: token, DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let watchErr = '';
+    watch.stderr.on('data', (chunk: Buffer) => (watchErr += chunk.toString()));
+    const watchExited = new Promise<number | null>((resolve) => watch.once('close', resolve));
+    await new Promise<void>((resolve) => {
+      const check = () => watchErr.includes(`keel answer ${jobId}`) && resolve();
+      watch.stderr.on('data', check);
+    });
 
     // The terminal's Ctrl-C reaches the whole foreground process group.
     const started = Date.now();
@@ -128,5 +147,9 @@ describe('npm start: start safe, stop clean', () => {
     });
     probe.close();
     await expect(fs.access(path.join(dataDir, 'keel.lock'))).rejects.toThrow();
+    expect(await watchExited).toBe(1);
+    expect(watchErr).toContain(
+      `Keel stopped; job ${jobId} goes on when Keel starts again. Reattach: keel watch ${jobId}`,
+    );
   });
 });

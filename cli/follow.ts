@@ -54,9 +54,13 @@ export async function followJob(options: FollowOptions): Promise<number> {
   const onCtrlC = async () => {
     if (detached) return;
     if (!interactive || held) return detach();
-    prompting?.abort();
     held = [];
-    spinner.clear();
+    spinner.pause();
+    if (prompting) {
+      // The answer prompt gives the terminal back first: two readline interfaces on one stdin lose keystrokes.
+      prompting.abort();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     const choice = await askCancelOrDetach(jobId);
     if (choice === 'detach') return detach();
     try {
@@ -68,6 +72,7 @@ export async function followJob(options: FollowOptions): Promise<number> {
     const lines = held;
     held = undefined;
     for (const line of lines ?? []) out(line);
+    spinner.resume();
   };
   const onSignal = () => void onCtrlC();
   process.on('SIGINT', onSignal);
@@ -87,7 +92,7 @@ export async function followJob(options: FollowOptions): Promise<number> {
         for await (const event of events) {
           attempt = 0;
           last = event.sequence;
-          if (event.kind === 'level_started') spinner.update(event.agent_role);
+          if (event.kind === 'level_started') spinner.update(`${event.agent_role} working…`);
           if (json) out(JSON.stringify(event));
           else {
             const line = renderEvent(event, style);
@@ -96,10 +101,16 @@ export async function followJob(options: FollowOptions): Promise<number> {
           if (event.kind === 'final') return 0;
           if (event.kind === 'error') return 1;
           if (isWaitingForPerson(event)) {
+            spinner.update(`${event.agent_role} waiting for a person…`);
             if (options.answer && interactive && !json) {
               prompting = new AbortController();
-              await answerOnTerminal(target, event, prompting.signal, onSignal);
-              prompting = undefined;
+              spinner.pause();
+              try {
+                await answerOnTerminal(target, event, prompting.signal, onSignal);
+              } finally {
+                prompting = undefined;
+                if (!held) spinner.resume();
+              }
             } else note(howToAnswer(event));
           }
         }

@@ -2,24 +2,35 @@
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface Spinner {
-  /** The level now at work; the line reads "<frame> <label> working… <seconds> s". */
+  /** What the job is doing now; the line reads "<frame> <label> <seconds> s" (seconds since the label changed). */
   update(label: string): void;
+  /** While a prompt owns the terminal line: nothing is drawn until resume(). */
+  pause(): void;
+  resume(): void;
   /** Clears the line so a printed row does not mix with it; the next tick redraws it. */
   clear(): void;
   stop(): void;
 }
 
-const silent: Spinner = { update: () => undefined, clear: () => undefined, stop: () => undefined };
+const silent: Spinner = {
+  update: () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
+  clear: () => undefined,
+  stop: () => undefined,
+};
 
 export function createSpinner(stream: NodeJS.WriteStream, enabled: boolean): Spinner {
   if (!enabled || !stream.isTTY) return silent;
-  let label = 'waiting for the job';
+  let label = 'waiting for the job…';
+  let paused = false;
   let since = Date.now();
   let frame = 0;
   let shown = false;
   const draw = () => {
+    if (paused) return;
     const seconds = Math.floor((Date.now() - since) / 1000);
-    stream.write(`\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${label} working… ${seconds} s`);
+    stream.write(`\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds} s`);
     shown = true;
   };
   const timer = setInterval(draw, 120);
@@ -32,6 +43,13 @@ export function createSpinner(stream: NodeJS.WriteStream, enabled: boolean): Spi
     update(next) {
       if (next !== label) since = Date.now();
       label = next;
+    },
+    pause() {
+      clear();
+      paused = true;
+    },
+    resume() {
+      paused = false;
     },
     clear,
     stop() {

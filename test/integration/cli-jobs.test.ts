@@ -225,6 +225,32 @@ describe('Ctrl-C while following', () => {
     expect(await jobStatus(jobId)).toBe('cancelled');
   });
 
+  test('keel job on a terminal: Ctrl-C at the answer prompt asks too, and Enter detaches, leaving the job waiting', async () => {
+    const command = `exec ${[process.execPath, ...keelCli, 'job', "'Write h.md #ask'"].join(' ')}`;
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const seen = (text: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => output.includes(text) && resolve();
+        child.stdout.on('data', check);
+        check();
+      });
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+
+    await seen('your answer> ');
+    const jobId = /job (job-[0-9a-f-]+)/.exec(output)![1]!;
+    // The spinner stays off the line while a prompt owns it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(output.slice(output.indexOf('your answer> '))).not.toContain('working…');
+    child.stdin.write('\x03');
+    await seen('[c]ancel / [D]etach>');
+    child.stdin.write('\r');
+    expect(await exited).toBe(130);
+    expect(output).toContain(`detached from job ${jobId}; it goes on. Reattach: keel watch ${jobId}`);
+    expect(await jobStatus(jobId)).toBe('paused');
+  });
+
   test('without a terminal it detaches, leaves the job running and says how to reattach', async () => {
     const jobId = await submit('Write g.md #ask');
     await eventsUntil(jobId, (e) => e.kind === 'ask_user');

@@ -22,7 +22,7 @@ export async function reach<T>(target: ApiTarget, call: (client: ApiClient) => P
   try {
     return await call(apiClient(target.baseUrl, target.token));
   } catch (err) {
-    if (!(err instanceof TypeError) || (err as Error).name === 'AbortError') throw err;
+    if (!(err instanceof TypeError) || err.name === 'AbortError') throw err;
     throw new ApiUnreachable(
       `cannot reach the Keel API at ${target.baseUrl} (from ${target.source}): ${networkCause(err)}\n` +
         'Start Keel with `npm start` (in this directory, or with the same DATA_DIR), or set KEEL_API_URL to a running API.',

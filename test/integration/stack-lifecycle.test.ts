@@ -95,7 +95,11 @@ describe('npm start: start safe, stop clean', () => {
     const kinds: string[] = [];
     const comments: string[] = [];
     let askedResolve: () => void = () => undefined;
-    const asked = new Promise<void>((resolve) => (askedResolve = resolve));
+    let askedReject: (err: Error) => void = () => undefined;
+    const asked = new Promise<void>((resolve, reject) => {
+      askedResolve = resolve;
+      askedReject = reject;
+    });
     const stream = (async () => {
       const messages = response
         .body!.pipeThrough(new TextDecoderStream())
@@ -104,6 +108,8 @@ describe('npm start: start safe, stop clean', () => {
         const kind = (JSON.parse(message.data) as { kind: string }).kind;
         kinds.push(kind);
         if (kind === 'ask_user') askedResolve();
+        // The stack runs dist/workflow-bundle.js: a stale one (no `npm run build`) fails the job here, not in a hang.
+        if (kind === 'error') askedReject(new Error(`the job failed before it asked: ${message.data}`));
       }
     })();
     await asked;

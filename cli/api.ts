@@ -1,4 +1,4 @@
-// The CLI's calls to the ingest API, one small function per endpoint, so each can move to a generated client as is.
+// The CLI's calls to the ingest API: one small function per endpoint over the typed client (./api-client).
 import path from 'node:path';
 import { z } from 'zod';
 import { readDevToken, readStackState, stackStatePath } from '../stack/state-file';

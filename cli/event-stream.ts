@@ -1,49 +1,42 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { eventEnvelope, type EventEnvelope } from '../events/envelope';
-import { ApiError, apiClient, dataOf } from './api-client/client';
+import { dataOf } from './api-client/client';
+import { reach, type ApiTarget } from './api-request';
 
-export { ApiError };
-
-/** Turns a non-2xx response with Keel's `{ error: { code, message } }` body into an ApiError. */
-export async function ensureOk(response: Response): Promise<Response> {
-  if (response.ok) return response;
-  const text = await response.text();
-  let code = 'http_error';
-  let message = text || response.statusText;
-  try {
-    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
-    code = body.error?.code ?? code;
-    message = body.error?.message ?? message;
-  } catch {
-    // not JSON: keep the raw text
-  }
-  throw new ApiError(response.status, code, `${response.status} ${code}: ${message}`);
-}
+export { ApiError, ensureOk } from './api-error';
 
 /**
  * Reads a job's event stream (`GET /v1/jobs/:id/stream`) and yields each envelope, validated.
  * Resumes after `lastEventId` when given. Ends when the server closes the stream (after `final` or
- * `error`) or when `signal` aborts.
+ * `error`, or when it stops: `onComment` hears its closing comment) or when `signal` aborts.
  */
 export async function* streamJobEvents(options: {
   baseUrl: string;
   token: string;
+  /** Where `baseUrl` came from, said when it cannot be reached. */
+  source?: string;
   jobId: string;
   lastEventId?: number;
   signal?: AbortSignal;
+  onComment?: (comment: string) => void;
 }): AsyncGenerator<EventEnvelope> {
+  const target: ApiTarget = { baseUrl: options.baseUrl, token: options.token, source: options.source ?? 'the caller' };
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (options.lastEventId !== undefined) headers['last-event-id'] = String(options.lastEventId);
-  const stream = dataOf(
-    await apiClient(options.baseUrl, options.token).GET('/v1/jobs/{id}/stream', {
-      params: { path: { id: options.jobId } },
-      headers,
-      parseAs: 'stream',
-      signal: options.signal,
-    }),
+  const stream = await reach(target, async (client) =>
+    dataOf(
+      await client.GET('/v1/jobs/{id}/stream', {
+        params: { path: { id: options.jobId } },
+        headers,
+        parseAs: 'stream',
+        signal: options.signal,
+      }),
+    ),
   );
   if (!stream) return;
-  const messages = stream.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  const messages = stream
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream({ onComment: (comment) => options.onComment?.(comment.trim()) }));
   for await (const message of messages) {
     yield eventEnvelope.parse(JSON.parse(message.data));
   }

@@ -1,6 +1,5 @@
 // `npx keel`: submit a job and watch it live, or mint an API token.
 import path from 'node:path';
-import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import type { Pool } from 'pg';
 import { CREATE_USER_USAGE, CreateUserUsageError, createUserCommand, readAllStdin } from '../auth/cli-create-user';
@@ -12,20 +11,36 @@ import { createToken } from '../db/tokens';
 import { cliExpiry, listTokensCommand, revokeTokenCommand, TOKEN_USAGE } from './token';
 import { setClearance } from '../kb/clearance';
 import { SensitivitySchema } from '../kb/sensitivity';
-import { readDevToken, readStackState } from '../stack/state-file';
+import { readStackState } from '../stack/state-file';
+import { ApiUnreachable, resolveApi, submitJob, UsageError } from './api';
 import { loadCliConfig, loadConnectorCommandConfig, loadKbCommandConfig, type CliEnv } from './config';
 import { CONNECTOR_USAGE, runConnectorCommand } from './connector';
-import { apiClient, dataOf } from './api-client/client';
-import { ApiError, ensureOk, streamJobEvents } from './event-stream';
+import { dataOf } from './api-client/client';
+import { reach } from './api-request';
+import { ApiError } from './api-error';
+import { followJob } from './follow';
+import { runAnswer, runApprove, runCancel, runJobs, runWatch } from './job-commands';
 import { KB_USAGE, runKbCommand, runKbMcpCommand } from './kb';
 import { MIGRATE_USAGE, runMigrateCommand } from './migrate';
 import { CommandFailed, MODELS_USAGE, runModelsCommand } from './models';
-import { renderEvent } from './render';
+import type { RenderStyle } from './render';
 
 const USAGE = `Usage:
   keel job "<prompt>" [--project <slug>] [--workflow <wf-id>] [--tier free|cheap|frontier] [--scenario <name>]
+           [--json]
       Submit a job and render its events live until final; answers questions and approvals on the terminal;
-      exits 1 on error. Demo directives in the prompt: #ask, #approve, #verify-fail=N, #slow.
+      exits 1 on error. Ctrl-C asks whether to cancel the job or detach (exit 130; without a terminal: detach).
+      --json prints one JSON event per line. Demo directives in the prompt: #ask, #approve, #verify-fail=N, #slow.
+  keel jobs [--status running|queued|pending|completed|failed|cancelled] [--limit N] [--json]
+      Recent jobs (the latest of each workflow), newest first; --json prints a JSON array.
+  keel watch <job> [--json]
+      Attach to a running or finished job: every event from the start, then live until it ends (Ctrl-C as for job).
+  keel cancel <job>
+      Cancel a job that has not finished.
+  keel answer <job> [text] [--call <call-id>]
+      Answer the question the job waits on (the text, else typed at the prompt or read from stdin).
+  keel approve <approval> [--reject] [--comment <text>]
+      Approve (or reject) the action an approval asks for.
   keel workflows [--project <slug>] [--limit <n>] [--hidden]
       List the org's workflows, newest first: id, status, project, last update.
   keel token create --user <id> [--org <id>] [--admin] [--acts-for-users] [--label <text>]
@@ -43,10 +58,6 @@ ${MODELS_USAGE}
 
 Environment: KEEL_API_URL, KEEL_TOKEN (default: the running stack's dev token), DATA_DIR, POSTGRES_DSN.`;
 
-class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // Each command parses every variable it uses before it opens anything.
@@ -56,6 +67,11 @@ async function main(argv: string[]): Promise<number> {
   const env = loadCliConfig(process.env);
   if (command === 'job') return runJob(env, rest);
   if (command === 'workflows') return listWorkflows(env, rest);
+  if (command === 'jobs') return runJobs(resolveApi(env), rest, terminalStyle(env));
+  if (command === 'watch') return runWatch(resolveApi(env), rest, terminalStyle(env));
+  if (command === 'cancel') return runCancel(resolveApi(env), rest);
+  if (command === 'answer') return runAnswer(resolveApi(env), rest);
+  if (command === 'approve') return runApprove(resolveApi(env), rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
   if (command === 'token' && (rest[0] === 'list' || rest[0] === 'revoke')) {
     const run = rest[0] === 'list' ? listTokensCommand : revokeTokenCommand;
@@ -85,32 +101,24 @@ function parseTier(tier: string): (typeof TIERS)[number] {
   return known;
 }
 
-/** The API's address and token for commands that call it: the flags' environment, else the running stack's. */
-function apiAccess(env: CliEnv): { baseUrl: string; token: string; stack: ReturnType<typeof readStackState> } {
-  const stack = readStackState(env.DATA_DIR);
-  const baseUrl = (env.KEEL_API_URL ?? stack?.api_url ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
-  const token = env.KEEL_TOKEN ?? readDevToken(env.DATA_DIR);
-  if (!token) throw new UsageError('no API token: set KEEL_TOKEN, or start Keel with `npm start` to get a dev token');
-  return { baseUrl, token, stack };
-}
-
 /** `keel workflows [--project <slug>] [--limit <n>] [--hidden]`: the org's workflows, newest first, one a line. */
 async function listWorkflows(env: CliEnv, args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { project: { type: 'string' }, limit: { type: 'string' }, hidden: { type: 'boolean', default: false } },
   });
-  const { baseUrl, token } = apiAccess(env);
-  const page = dataOf(
-    await apiClient(baseUrl, token).GET('/v1/workflows', {
-      params: {
-        query: {
-          ...(values.project ? { project_slug: values.project } : {}),
-          ...(values.limit ? { limit: values.limit } : {}),
-          ...(values.hidden ? { include_hidden: 'true' as const } : {}),
+  const page = await reach(resolveApi(env), async (client) =>
+    dataOf(
+      await client.GET('/v1/workflows', {
+        params: {
+          query: {
+            ...(values.project ? { project_slug: values.project } : {}),
+            ...(values.limit ? { limit: values.limit } : {}),
+            ...(values.hidden ? { include_hidden: 'true' as const } : {}),
+          },
         },
-      },
-    }),
+      }),
+    ),
   );
   for (const wf of page.workflows) {
     const project = wf.project_slug ?? '-';
@@ -129,99 +137,32 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
       workflow: { type: 'string' },
       tier: { type: 'string' },
       scenario: { type: 'string' },
+      json: { type: 'boolean', default: false },
     },
   });
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('keel job needs a prompt');
-  const { baseUrl, token, stack } = apiAccess(env);
-
-  const job = dataOf(
-    await apiClient(baseUrl, token).POST('/v1/chat', {
-      body: {
-        prompt,
-        ...(values.project ? { project_slug: values.project } : {}),
-        ...(values.workflow ? { workflow_id: values.workflow } : {}),
-        ...(values.tier ? { metadata: { model_tier: parseTier(values.tier) } } : {}),
-        ...(values.scenario ? { scenario: values.scenario } : {}),
-      },
-    }),
-  );
-  const style = { color: Boolean(process.stdout.isTTY) && !env.NO_COLOR };
-  console.log(`job ${job.job_id}  (workflow ${job.workflow_id}, prompt ${job.prompt_id})`);
-  if (stack?.temporal_ui_url) {
-    console.log(`Temporal UI: ${stack.temporal_ui_url}/namespaces/default/workflows/${encodeURIComponent(job.job_id)}`);
+  const target = resolveApi(env);
+  const job = await submitJob(target, {
+    prompt,
+    ...(values.project ? { project_slug: values.project } : {}),
+    ...(values.workflow ? { workflow_id: values.workflow } : {}),
+    ...(values.tier ? { metadata: { model_tier: parseTier(values.tier) } } : {}),
+    ...(values.scenario ? { scenario: values.scenario } : {}),
+  });
+  // With --json, stdout holds events only; what a person reads goes to stderr.
+  const say = values.json ? (line: string) => console.error(line) : (line: string) => console.log(line);
+  say(`job ${job.job_id}  (workflow ${job.workflow_id}, prompt ${job.prompt_id})`);
+  if (target.stack?.temporal_ui_url) {
+    say(`Temporal UI: ${target.stack.temporal_ui_url}/namespaces/default/workflows/${encodeURIComponent(job.job_id)}`);
   }
-
-  // Reconnect with Last-Event-ID if the connection drops before a terminal event.
-  let last = 0;
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    try {
-      for await (const event of streamJobEvents({ baseUrl, token, jobId: job.job_id, lastEventId: last })) {
-        last = event.sequence;
-        const line = renderEvent(event, style);
-        if (line) console.log(line);
-        if (event.kind === 'human_task_assigned') {
-          console.log(`  (when done: POST /v1/human-tasks/${String(event.payload.task_id)}/complete)`);
-        }
-        if (event.kind === 'ask_user' || event.kind === 'approval_requested') {
-          await answerOnTerminal(baseUrl, token, job.job_id, event.kind, event.payload);
-        }
-        if (event.kind === 'final') return 0;
-        if (event.kind === 'error') return 1;
-      }
-    } catch (err) {
-      if (err instanceof ApiError) throw err;
-      console.error(`stream interrupted (${(err as Error).message}); reconnecting after event ${last}`);
-    }
-  }
-  console.error('the stream ended without a terminal event');
-  return 1;
+  return followJob({ target, jobId: job.job_id, json: values.json, style: terminalStyle(env), answer: true });
 }
 
-/**
- * A person at a terminal answers where the job waits: the answer goes to POST /v1/jobs/:id/resume, an
- * approval to POST /v1/approvals/:id/decide. Without a terminal the job keeps waiting for an API call.
- */
-async function answerOnTerminal(
-  baseUrl: string,
-  token: string,
-  jobId: string,
-  kind: string,
-  payload: Record<string, unknown>,
-): Promise<void> {
-  if (!process.stdin.isTTY) {
-    console.log(
-      kind === 'ask_user'
-        ? `  (answer with POST /v1/jobs/${jobId}/resume)`
-        : '  (decide with POST /v1/approvals/<id>/decide)',
-    );
-    return;
-  }
-  const terminal = readline.createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    if (kind === 'ask_user') {
-      const answer = (await terminal.question('  your answer> ')).trim() || '(no answer)';
-      await ensureOk(
-        await fetch(`${baseUrl}/v1/jobs/${encodeURIComponent(jobId)}/resume`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ call_id: payload.call_id, answer }),
-        }),
-      );
-    } else {
-      const reply = (await terminal.question('  approve? [y/N]> ')).trim().toLowerCase();
-      await ensureOk(
-        await fetch(`${baseUrl}/v1/approvals/${encodeURIComponent(String(payload.approval_id))}/decide`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ decision: reply === 'y' || reply === 'yes' ? 'approve' : 'reject' }),
-        }),
-      );
-    }
-  } finally {
-    terminal.close();
-  }
+/** Colours on a terminal unless NO_COLOR; previews cut to the terminal's width. */
+function terminalStyle(env: CliEnv): RenderStyle {
+  const tty = Boolean(process.stdout.isTTY);
+  return { color: tty && !env.NO_COLOR, width: tty ? process.stdout.columns : undefined };
 }
 
 async function withMigratedDatabase(env: CliEnv, run: (pool: Pool) => Promise<number>): Promise<number> {
@@ -318,7 +259,8 @@ main(process.argv.slice(2))
     if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
     else if (err instanceof CreateUserUsageError) console.error(`${err.message}\n\nUsage:\n${CREATE_USER_USAGE}`);
     else if (err instanceof CommandFailed) console.error(err.message);
-    else if (err instanceof ConfigError || err instanceof ApiError) console.error(err.message);
+    else if (err instanceof ConfigError || err instanceof ApiError || err instanceof ApiUnreachable)
+      console.error(err.message);
     else console.error(err instanceof Error ? err.message : err);
     process.exit(2);
   });

@@ -1,9 +1,15 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { EventEnvelope } from '../events/envelope';
 import { renderProductEvent } from './render-product';
 
 export interface RenderStyle {
   color: boolean;
+  /** The terminal's columns: a level's output preview is cut to fit, so rows stay one line each and aligned. */
+  width?: number;
 }
+
+/** The role column: wide enough for the shipped roles (`L2.release_manager`); a longer one is cut. */
+const ROLE_WIDTH = 18;
 
 const CODES = {
   dim: [2, 22],
@@ -25,13 +31,29 @@ function str(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
 }
 
+/** `text` cut to `max` characters, ending in … when cut. */
+export function fit(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  return max <= 1 ? '…'.slice(0, max) : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** `head` then the preview on one line, the preview cut to what is left of the terminal's width. */
+function withPreview(head: string, preview: string, style: RenderStyle): string {
+  const flat = preview.replace(/\s+/g, ' ').trim();
+  if (!flat) return head;
+  const room = style.width ? style.width - [...stripVTControlCharacters(head)].length - 2 : Infinity;
+  if (room < 8) return head;
+  return `${head}  ${paint(style, 'dim', fit(flat, room))}`;
+}
+
 /**
  * One terminal line per event worth showing, or undefined for events too fine-grained for a person
  * (node bookkeeping, tool results). Unknown kinds get a generic row: the catalog grows.
  */
 export function renderEvent(event: EventEnvelope, style: RenderStyle): string | undefined {
   const p = event.payload;
-  const role = paint(style, 'cyan', event.agent_role.padEnd(14));
+  const role = paint(style, 'cyan', fit(event.agent_role, ROLE_WIDTH).padEnd(ROLE_WIDTH));
   switch (event.kind) {
     case 'node_started':
     case 'node_finished':
@@ -44,8 +66,11 @@ export function renderEvent(event: EventEnvelope, style: RenderStyle): string | 
     }
     case 'level_finished': {
       const mark = p.ok ? paint(style, 'green', '✓') : paint(style, 'red', '✗');
-      const verdict = p.verdict ? ` verdict: ${str(p.verdict)}` : '';
-      return `${role} ${mark} ${str(p.duration_ms)} ms${verdict}  ${paint(style, 'dim', str(p.output_preview))}`;
+      const attempt = typeof p.attempt === 'number' && p.attempt > 1 ? ` (attempt ${p.attempt})` : '';
+      const head = `${role} ${mark} ${str(p.duration_ms)} ms${attempt}`;
+      // A verifier's output is its verdict as JSON: the verdict says it (the gate's row lists what to change).
+      if (p.verdict) return `${head}  verdict: ${paint(style, p.verdict === 'pass' ? 'green' : 'red', str(p.verdict))}`;
+      return withPreview(head, str(p.output_preview), style);
     }
     case 'tool_call':
       return `${role} ${paint(style, 'dim', `calls ${str(p.name)}`)}`;
@@ -61,7 +86,7 @@ export function renderEvent(event: EventEnvelope, style: RenderStyle): string | 
     case 'approval_requested':
       return `${role} ${paint(style, 'yellow', '!')} approval needed: ${str(p.action)} — ${str(p.reason)} (${str(p.approval_id)})`;
     case 'gate_decision':
-      return `${paint(style, 'cyan', 'gate'.padEnd(14))} ${str(p.decision)}${Array.isArray(p.deltas) && p.deltas.length > 0 ? `: ${p.deltas.join('; ')}` : ''}`;
+      return `${paint(style, 'cyan', 'gate'.padEnd(ROLE_WIDTH))} ${str(p.decision)}${Array.isArray(p.deltas) && p.deltas.length > 0 ? `: ${p.deltas.join('; ')}` : ''}`;
     case 'model_fallback':
       return `${role} ${paint(style, 'dim', `↪ ${str(p.from_model)} → ${str(p.to_provider)}/${str(p.to_model)} (${str(p.reason)})`)}`;
     case 'scenario_started':

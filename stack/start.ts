@@ -13,10 +13,11 @@ import { jobTaskQueue } from '../temporal/config';
 import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
 import { createClosers } from './closers';
-import { loadConfig } from './config';
+import { loadConfig, type StartConfig } from './config';
 import { startStackConsole } from './console';
 import { ensureFirstAdmin, type FirstAdmin } from './first-admin';
 import { startIdentityService } from './identity';
+import { ensurePortsFree, lockDataDir, type PortClaim } from './preflight';
 import { openResources } from './resources';
 import { devTokenPath, readDevToken, stackStatePath, type StackState } from './state-file';
 import { runWithoutDatabase } from './without-database';
@@ -31,14 +32,27 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
   const { stack } = config;
   const dataDir = path.resolve(stack.DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true });
-  if (!stack.POSTGRES_DSN && stack.KEEL_EMBEDDED_DB === 'off') return runWithoutDatabase(stack, dataDir);
-
-  setSdkMetricsUrl(await installSdkMetrics());
-  const resources = await openResources(config, dataDir, say);
-  // Closed in reverse order of opening, on Ctrl-C or on a failed start.
-  const closers = createClosers();
-  closers.push(() => resources.close());
+  // A second start on the same data directory or ports refuses before it opens anything.
+  const unlock = lockDataDir(dataDir);
+  process.once('exit', unlock);
+  const withoutDatabase = !stack.POSTGRES_DSN && stack.KEEL_EMBEDDED_DB === 'off';
   try {
+    await ensurePortsFree(withoutDatabase ? [portClaims(config)[0]!] : portClaims(config));
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+  if (withoutDatabase) return runWithoutDatabase(stack, dataDir);
+
+  // Closed in reverse order of opening, on Ctrl-C or on a failed start; the lock goes last.
+  const closers = createClosers();
+  closers.push(async () => unlock());
+  // From here a signal closes whatever has opened so far (and the exit kills a dev server still starting).
+  onStopSignal(say, () => closers.close());
+  try {
+    setSdkMetricsUrl(await installSdkMetrics());
+    const resources = await openResources(config, dataDir, say);
+    closers.push(() => resources.close());
     const { pool, queue, models, kb, secrets, devServer, embedded, temporalAddress } = resources;
     say('starting the worker…');
     const worker = await startKeelWorker({
@@ -133,17 +147,62 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
     say('Try:  npx keel job "Write hello.md that greets the reader"');
     say('Stop: Ctrl-C');
 
-    const stop = () => {
-      say('\nstopping Keel…');
-      void closers.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
     await worker.done;
   } catch (err) {
     await closers.close();
     throw err;
   }
+}
+
+/** Every port `npm start` listens on, with the variable that moves it (the API's first). */
+function portClaims(config: StartConfig): PortClaim[] {
+  const { stack, identity, console: web } = config;
+  const claims: PortClaim[] = [
+    { variable: 'API_PORT', host: stack.API_HOST, port: stack.API_PORT },
+    { variable: 'AUTH_PORT', host: identity.AUTH_HOST, port: identity.AUTH_PORT },
+    { variable: 'CONSOLE_PORT', host: web.CONSOLE_HOST, port: web.CONSOLE_PORT },
+  ];
+  // Keel joins a Temporal server only when TEMPORAL_ADDRESS names it; a busy dev-server port is someone else's.
+  if (!stack.TEMPORAL_ADDRESS) {
+    claims.push(
+      { variable: 'TEMPORAL_DEV_PORT', host: '127.0.0.1', port: stack.TEMPORAL_DEV_PORT },
+      { variable: 'TEMPORAL_UI_PORT', host: '127.0.0.1', port: stack.TEMPORAL_UI_PORT },
+    );
+  }
+  if (!stack.POSTGRES_DSN) {
+    claims.push({ variable: 'EMBEDDED_POSTGRES_PORT', host: '127.0.0.1', port: stack.EMBEDDED_POSTGRES_PORT });
+  }
+  return claims;
+}
+
+/** Past this, a stop that still waits on something is forced: Ctrl-C always ends `npm start`. */
+const FORCED_STOP_MS = 15_000;
+
+/**
+ * Ctrl-C or SIGTERM closes everything in order (streams end, the worker drains, the dev server stops last) and exits
+ * 0; a second signal, or a close still waiting after FORCED_STOP_MS, exits 1 at once (the dev server is killed on exit).
+ */
+function onStopSignal(say: (line: string) => void, close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      say(`${signal} again: stopping Keel now, without waiting`);
+      process.exit(1);
+    }
+    stopping = true;
+    const started = Date.now();
+    say(`\nstopping Keel (${signal})… (again to force)`);
+    setTimeout(() => {
+      say(`Keel did not stop within ${FORCED_STOP_MS / 1000} s; forcing`);
+      process.exit(1);
+    }, FORCED_STOP_MS).unref();
+    void close().then(() => {
+      say(`Keel stopped in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      process.exit(0);
+    });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 /** How to sign in to the console: the first admin's password is printed only on the start that created it. */

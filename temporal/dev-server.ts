@@ -45,20 +45,28 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     'warn',
     ...KEEL_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
-  const child = spawn(options.cliPath, args, { stdio: ['ignore', log, log] });
+  // Its own process group: Ctrl-C in the terminal signals the whole foreground group, and the dev server must not
+  // stop before the worker and API that use it have drained; it is stopped last, by `stop()`.
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', log, log], detached: true });
   fs.closeSync(log);
+  // Whatever way this process ends (a second Ctrl-C, a crash), the dev server does not outlive it.
+  const killOnExit = () => signalGroup(child, 'SIGKILL');
+  process.once('exit', killOnExit);
   const address = `127.0.0.1:${options.port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     await waitUntilReady(address, child, exited, options.readyTimeoutMs ?? 60_000, logPath);
   } catch (err) {
-    child.kill('SIGKILL');
+    signalGroup(child, 'SIGKILL');
     throw err;
   }
   return {
     address,
     uiUrl: `http://localhost:${options.uiPort}`,
-    stop: () => stopChild(child, exited),
+    stop: async () => {
+      await stopChild(child, exited);
+      process.off('exit', killOnExit);
+    },
   };
 }
 
@@ -94,9 +102,19 @@ async function waitUntilReady(
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  signalGroup(child, 'SIGTERM');
+  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** Signals the child's whole process group (it leads one: spawned detached). */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }

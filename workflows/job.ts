@@ -16,6 +16,7 @@ import {
 import type { Activities } from '../activities';
 import { failureChain } from '../pure/failure-chain';
 import { withoutServerPaths } from '../pure/server-paths';
+import { jobSummary } from '../pure/job-summary';
 import { strongestRung } from '../pure/rungs';
 import { NOT_RECORDED_STATUS } from '../pure/job-record';
 import { KEEL_KIND, KEEL_STATUS } from '../pure/search-attributes';
@@ -77,6 +78,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   /** Interrupts already answered; a late duplicate raise (activity retry) must not re-open them. */
   const cleared = new Set<string>();
   const attempts = new Map<string, number>();
+  const levelRuns = () => [...attempts.values()].reduce((sum, n) => sum + n, 0);
   const results: LevelResult[] = [];
   let spentUsd = 0;
   /** Tokens of every level run, retried and escalated ones included, like spentUsd. */
@@ -440,7 +442,11 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     await condition(allHandlersFinished);
     progress.currentLevel = undefined;
 
-    const summary = refusal ?? [summarize(results, progress.createdFiles), release?.note].filter(Boolean).join(' ');
+    const summary =
+      refusal ??
+      [jobSummary(levelRuns(), results.findLast((r) => r.verdict)?.verdict, progress.createdFiles), release?.note]
+        .filter(Boolean)
+        .join(' ');
     const executor = results.findLast((r) => r.role.startsWith('L4.'));
     const usage = {
       effort: strongestRung(results.map((r) => r.effort)),
@@ -489,12 +495,6 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     upsertSearchAttributes([{ key: KEEL_STATUS, value: progress.status }]);
     throw err;
   }
-}
-
-function summarize(results: LevelResult[], files: string[]): string {
-  const verdict = results.findLast((r) => r.verdict)?.verdict;
-  const wrote = files.length > 0 ? `wrote ${files.join(', ')}` : 'wrote no files';
-  return `${results.length} levels ran; ${wrote}${verdict ? `; verifier: ${verdict}` : ''}.`;
 }
 
 /** The failure's own type where Keel gave it one (budget, verification), else a generic code. */

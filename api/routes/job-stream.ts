@@ -7,6 +7,7 @@ import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
 import { streamLagSeconds } from '../../metrics/series';
 import { AppError, BadRequestError } from '../../http/errors';
+import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 
 /** Event sequences are PostgreSQL `integer`s; a larger id names no event and would fail in the database. */
 const MAX_SEQUENCE = 2 ** 31 - 1;
@@ -29,6 +30,10 @@ function lastEventId(header: string | string[] | undefined, query: number | unde
 
 export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    // Open streams never finish on their own while a job waits, so closing the server would wait on them forever:
+    // they end (with the comment) before the server stops.
+    const stopping = new AbortController();
+    app.addHook('preClose', async () => stopping.abort());
     app.get(
       '/v1/jobs/:id/stream',
       {
@@ -55,6 +60,8 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const after = lastEventId(request.headers['last-event-id'], request.query.last_event_id);
         const abort = new AbortController();
         reply.sse.onClose(() => abort.abort());
+        const onStop = () => abort.abort();
+        stopping.signal.addEventListener('abort', onStop);
         const feed = jobEventFeed({
           pool: deps.pool,
           queue: deps.queue,
@@ -70,7 +77,15 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             yield { id: String(event.sequence), data: event };
           }
         }
-        await reply.sse.send(frames());
+        try {
+          await reply.sse.send(frames());
+        } finally {
+          stopping.signal.removeEventListener('abort', onStop);
+        }
+        if (stopping.signal.aborted && reply.sse.isConnected) {
+          reply.sse.sendHeaders();
+          reply.raw.write(`: ${STREAM_STOPPING_COMMENT}\n\n`);
+        }
       },
     );
   };

@@ -1,0 +1,100 @@
+// The CLI's calls to the ingest API: one small function per endpoint over the typed client (./api-client).
+import path from 'node:path';
+import { z } from 'zod';
+import { readDevToken, readStackState, stackStatePath } from '../stack/state-file';
+import type { CliEnv } from './config';
+import { dataOf } from './api-client/client';
+import type { paths } from './api-client/schema';
+import { reach, type ApiTarget } from './api-request';
+
+export { ApiUnreachable, type ApiTarget } from './api-request';
+
+const DEFAULT_API_URL = 'http://127.0.0.1:3000';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** KEEL_API_URL, else the running `npm start`'s API (its state file in DATA_DIR), else the default address. */
+export function resolveApi(env: CliEnv): ApiTarget {
+  const stack = readStackState(env.DATA_DIR);
+  const stateFile = stackStatePath(path.resolve(env.DATA_DIR));
+  const [url, source] = env.KEEL_API_URL
+    ? [env.KEEL_API_URL, 'KEEL_API_URL']
+    : stack
+      ? [stack.api_url, `the running stack's state file ${stateFile}`]
+      : [DEFAULT_API_URL, `the default: KEEL_API_URL is unset and no running Keel is recorded in ${stateFile}`];
+  const token = env.KEEL_TOKEN ?? readDevToken(env.DATA_DIR);
+  if (!token) throw new UsageError('no API token: set KEEL_TOKEN, or start Keel with `npm start` to get a dev token');
+  return { baseUrl: url.replace(/\/$/, ''), token, source, stack };
+}
+
+const id = (value: string) => ({ params: { path: { id: value } } });
+
+// Each call goes through the typed client; what the CLI reads of an answer is parsed again at this boundary.
+const Submitted = z.object({ job_id: z.string(), workflow_id: z.string(), prompt_id: z.string() });
+export type SubmitBody = paths['/v1/chat']['post']['requestBody']['content']['application/json'];
+export function submitJob(target: ApiTarget, body: SubmitBody) {
+  return reach(target, async (client) => Submitted.parse(dataOf(await client.POST('/v1/chat', { body }))));
+}
+
+export const JobView = z.looseObject({ job_id: z.string(), workflow_id: z.string(), status: z.string() });
+export function getJob(target: ApiTarget, jobId: string) {
+  return reach(target, async (client) => JobView.parse(dataOf(await client.GET('/v1/jobs/{id}', id(jobId)))));
+}
+
+export function cancelJob(target: ApiTarget, jobId: string) {
+  return reach(target, async (client) => dataOf(await client.POST('/v1/jobs/{id}/cancel', id(jobId))));
+}
+
+export function resumeJob(target: ApiTarget, jobId: string, callId: string, answer: string) {
+  return reach(target, async (client) =>
+    dataOf(await client.POST('/v1/jobs/{id}/resume', { ...id(jobId), body: { call_id: callId, answer } })),
+  );
+}
+
+export const ApprovalView = z.looseObject({
+  approval_id: z.string(),
+  job_id: z.string(),
+  action: z.string(),
+  status: z.string(),
+});
+export function decideApproval(
+  target: ApiTarget,
+  approvalId: string,
+  decision: 'approve' | 'reject',
+  comment?: string,
+) {
+  return reach(target, async (client) =>
+    ApprovalView.parse(
+      dataOf(
+        await client.POST('/v1/approvals/{id}/decide', {
+          ...id(approvalId),
+          body: { decision, ...(comment ? { comment } : {}) },
+        }),
+      ),
+    ),
+  );
+}
+
+export const WorkflowRow = z.looseObject({
+  workflow_id: z.string(),
+  project_slug: z.string().nullable(),
+  updated_at: z.string(),
+  status: z.string(),
+  latest_job_id: z.string().nullable(),
+  scenario: z.string(),
+});
+export type WorkflowRow = z.infer<typeof WorkflowRow>;
+const WorkflowPage = z.object({ workflows: z.array(WorkflowRow), next_cursor: z.string().nullable() });
+export function listWorkflows(target: ApiTarget, page: { limit: number; cursor?: string }) {
+  return reach(target, async (client) =>
+    WorkflowPage.parse(
+      dataOf(
+        await client.GET('/v1/workflows', {
+          params: { query: { limit: String(page.limit), ...(page.cursor ? { cursor: page.cursor } : {}) } },
+        }),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,197 @@
+// `keel job` and `keel watch`: a job's events rendered live (or as JSON lines) until it ends, with Ctrl-C asking
+// whether to cancel the job or detach from it.
+import readline from 'node:readline/promises';
+import type { EventEnvelope } from '../events/envelope';
+import { STREAM_STOPPING_COMMENT } from '../events/stream-comments';
+import { ApiError } from './api-error';
+import { ApiUnreachable, cancelJob, decideApproval, resumeJob, type ApiTarget } from './api';
+import { streamJobEvents } from './event-stream';
+import { renderEvent, type RenderStyle } from './render';
+import { createSpinner } from './spinner';
+
+/** The exit code of a follow that was interrupted (detached) rather than ended by the job. */
+export const DETACHED = 130;
+
+export interface FollowOptions {
+  target: ApiTarget;
+  jobId: string;
+  /** One JSON object per event on stdout, nothing else there. */
+  json: boolean;
+  style: RenderStyle;
+  /** `keel job`: answer questions and approvals on the terminal; `keel watch` says how to answer instead. */
+  answer: boolean;
+}
+
+/** Follows the job from its first event (a replay, then live) to `final` (0) or `error` (1); Ctrl-C: see onCtrlC. */
+export async function followJob(options: FollowOptions): Promise<number> {
+  const { target, jobId, json, style } = options;
+  const interactive = Boolean(process.stdin.isTTY);
+  const spinner = createSpinner(process.stderr, !json);
+  const stop = new AbortController();
+  let held: string[] | undefined;
+  let detached = false;
+  let prompting: AbortController | undefined;
+
+  const out = (line: string) => {
+    if (held) held.push(line);
+    else {
+      spinner.clear();
+      console.log(line);
+    }
+  };
+  const note = (line: string) => {
+    spinner.clear();
+    console.error(line);
+  };
+  const detach = () => {
+    detached = true;
+    held = undefined;
+    note(`detached from job ${jobId}; it goes on. Reattach: keel watch ${jobId}`);
+    stop.abort();
+  };
+
+  /** Ctrl-C: on a terminal, cancel the job or detach (a second Ctrl-C detaches); without one, detach. */
+  const onCtrlC = async () => {
+    if (detached) return;
+    if (!interactive || held) return detach();
+    held = [];
+    spinner.pause();
+    if (prompting) {
+      // The answer prompt gives the terminal back first: two readline interfaces on one stdin lose keystrokes.
+      prompting.abort();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const choice = await askCancelOrDetach(jobId);
+    if (choice === 'detach') return detach();
+    try {
+      await cancelJob(target, jobId);
+      note(`cancelling job ${jobId}…`);
+    } catch (err) {
+      note(`could not cancel: ${(err as Error).message}`);
+    }
+    const lines = held;
+    held = undefined;
+    for (const line of lines ?? []) out(line);
+    spinner.resume();
+  };
+  const onSignal = () => void onCtrlC();
+  process.on('SIGINT', onSignal);
+
+  let last = 0;
+  let serverStopping = false;
+  try {
+    for (let attempt = 0; attempt < 5 && !detached; attempt += 1) {
+      try {
+        const events = streamJobEvents({
+          ...target,
+          jobId,
+          lastEventId: last,
+          signal: stop.signal,
+          onComment: (comment) => (serverStopping ||= comment === STREAM_STOPPING_COMMENT),
+        });
+        for await (const event of events) {
+          attempt = 0;
+          last = event.sequence;
+          if (event.kind === 'level_started') spinner.update(`${event.agent_role} working…`);
+          if (json) out(JSON.stringify(event));
+          else {
+            const line = renderEvent(event, style);
+            if (line) out(line);
+          }
+          if (event.kind === 'final') return 0;
+          if (event.kind === 'error') return 1;
+          if (isWaitingForPerson(event)) {
+            spinner.update(`${event.agent_role} waiting for a person…`);
+            if (options.answer && interactive && !json) {
+              prompting = new AbortController();
+              spinner.pause();
+              try {
+                await answerOnTerminal(target, event, prompting.signal, onSignal);
+              } finally {
+                prompting = undefined;
+                if (!held) spinner.resume();
+              }
+            } else note(howToAnswer(event));
+          }
+        }
+        if (serverStopping) {
+          note(`Keel stopped; job ${jobId} goes on when Keel starts again. Reattach: keel watch ${jobId}`);
+          return 1;
+        }
+      } catch (err) {
+        if (detached) return DETACHED;
+        if (err instanceof ApiError || err instanceof ApiUnreachable) throw err;
+        note(`stream interrupted (${(err as Error).message}); reconnecting after event ${last}`);
+      }
+    }
+    if (detached) return DETACHED;
+    note(`the stream ended without a terminal event; reattach: keel watch ${jobId}`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    spinner.stop();
+  }
+}
+
+function isWaitingForPerson(event: EventEnvelope): boolean {
+  return event.kind === 'ask_user' || event.kind === 'approval_requested' || event.kind === 'human_task_assigned';
+}
+
+function howToAnswer(event: EventEnvelope): string {
+  const p = event.payload;
+  if (event.kind === 'ask_user') return `  (answer: keel answer ${event.job_id} "<your answer>")`;
+  if (event.kind === 'approval_requested') return `  (decide: keel approve ${String(p.approval_id)} [--reject])`;
+  return `  (when done: POST /v1/human-tasks/${String(p.task_id)}/complete)`;
+}
+
+async function askCancelOrDetach(jobId: string): Promise<'cancel' | 'detach'> {
+  const terminal = readline.createInterface({ input: process.stdin, output: process.stderr });
+  const asked = new AbortController();
+  // Ctrl-C at the prompt: detach.
+  terminal.once('SIGINT', () => asked.abort());
+  try {
+    const reply = await terminal.question(
+      `\ncancel job ${jobId}, or detach and leave it running? [c]ancel / [D]etach> `,
+      {
+        signal: asked.signal,
+      },
+    );
+    return /^c/i.test(reply.trim()) ? 'cancel' : 'detach';
+  } catch {
+    return 'detach';
+  } finally {
+    terminal.close();
+  }
+}
+
+/**
+ * A person at a terminal answers where the job waits: the answer goes to POST /v1/jobs/:id/resume, an approval to
+ * POST /v1/approvals/:id/decide. Ctrl-C at the prompt is Ctrl-C for the follow (cancel or detach).
+ */
+async function answerOnTerminal(
+  target: ApiTarget,
+  event: EventEnvelope,
+  signal: AbortSignal,
+  onCtrlC: () => void,
+): Promise<void> {
+  if (event.kind === 'human_task_assigned') {
+    console.error(howToAnswer(event));
+    return;
+  }
+  const terminal = readline.createInterface({ input: process.stdin, output: process.stdout });
+  terminal.once('SIGINT', onCtrlC);
+  const p = event.payload;
+  try {
+    if (event.kind === 'ask_user') {
+      const answer = (await terminal.question('  your answer> ', { signal })).trim() || '(no answer)';
+      await resumeJob(target, event.job_id, String(p.call_id), answer);
+    } else {
+      const reply = (await terminal.question('  approve? [y/N]> ', { signal })).trim().toLowerCase();
+      await decideApproval(target, String(p.approval_id), reply === 'y' || reply === 'yes' ? 'approve' : 'reject');
+    }
+  } catch (err) {
+    if (!signal.aborted) throw err;
+  } finally {
+    terminal.close();
+  }
+}

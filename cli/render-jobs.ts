@@ -1,0 +1,46 @@
+import type { RenderStyle } from './render';
+import { fit } from './render';
+
+/** One row of `keel jobs` (and of its --json array). */
+export interface JobRow {
+  job_id: string;
+  status: string;
+  updated_at: string;
+  workflow_id: string;
+  project_slug: string | null;
+  scenario: string;
+}
+
+const TONES: Record<string, [number, number]> = {
+  completed: [32, 39],
+  failed: [31, 39],
+  cancelled: [33, 39],
+  running: [36, 39],
+};
+
+/** A table with a header; columns sized to their content, the project cut to fit the terminal's width. */
+export function renderJobRows(rows: JobRow[], style: RenderStyle): string {
+  if (rows.length === 0) return 'no jobs';
+  const cells = rows.map((row) => [
+    row.job_id,
+    row.status,
+    row.updated_at.replace('T', ' ').slice(0, 19),
+    row.workflow_id,
+    row.scenario,
+    row.project_slug ?? '-',
+  ]);
+  const header = ['JOB', 'STATUS', 'UPDATED (UTC)', 'WORKFLOW', 'SCENARIO', 'PROJECT'];
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((c) => [...c[i]!].length)));
+  const line = (values: string[], paintStatus: boolean) =>
+    values
+      .map((value, i) => {
+        const last = i === values.length - 1;
+        const used = widths.slice(0, i).reduce((sum, w) => sum + w + 2, 0);
+        const text = last && style.width ? fit(value, Math.max(4, style.width - used)) : value.padEnd(widths[i]!);
+        const tone = TONES[value];
+        return paintStatus && i === 1 && style.color && tone ? `\u001b[${tone[0]}m${text}\u001b[${tone[1]}m` : text;
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(header, false), ...cells.map((c) => line(c, true))].join('\n');
+}

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+
+/** A port nothing listens on right now (the kernel's pick, released at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The ports `npm start` listens on, each free, as its variables. */
+export async function stackPorts(): Promise<Record<string, string>> {
+  const names = ['API_PORT', 'AUTH_PORT', 'CONSOLE_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT'];
+  const ports: Record<string, string> = {};
+  for (const name of names) ports[name] = String(await freePort());
+  return ports;
+}
+
+export interface StackProcess {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * `npm start` from source (stack/main.ts) as a child process leading its own process group, as a terminal runs it, so
+ * a test signals the group as Ctrl-C does. Only the variables given here and PATH reach it.
+ */
+export function spawnStack(env: Record<string, string>): StackProcess {
+  const child = spawn(process.execPath, [path.join(__dirname, 'ts-entry.js'), path.join(root, 'stack', 'main.ts')], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Resolves once the stack printed "Keel is running.", or rejects with what it printed when it exited instead. */
+export async function untilRunning(stack: StackProcess): Promise<void> {
+  const running = new Promise<void>((resolve) => {
+    const check = () => {
+      if (stack.output().includes('Keel is running.')) resolve();
+    };
+    stack.child.stdout?.on('data', check);
+    check();
+  });
+  const died = stack.exited.then((code) => {
+    throw new Error(`npm start exited (${code}) before it ran:\n${stack.output()}`);
+  });
+  await Promise.race([running, died]);
+}
+
+export async function tempDataDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'keel-stack-'));
+}

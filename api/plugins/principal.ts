@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
-import type { QueueStore, RateDecision } from '../../queue/queue-store';
+import type { QueueStore } from '../../queue/queue-store';
 import type { Principal } from '../../jobs/visibility';
 import { AppError, UnauthorizedError } from '../../http/errors';
 import { chargeRateLimits, type RateLimits } from '../../jobs/admit';

@@ -30,6 +30,7 @@ import { shippedModelFiles } from '../routing/config';
 import { startDemoModelServer } from '../routing/demo-model/server';
 import { buildRouter, withDemoAt } from '../routing/open-models';
 import { findTemporalCli } from '../temporal/cli-path';
+import { devServerDynamicConfigArgs } from '../temporal/dev-server';
 import { KEEL_SEARCH_ATTRIBUTES } from '../pure/search-attributes';
 import { startKeelWorker } from '../temporal/worker';
 import { bareActivities } from './bare-activities';
@@ -94,6 +95,8 @@ interface ChildShape {
   byType: Map<string, number>;
   /** Milliseconds from each workflow or activity task's Scheduled event to its Started event: Temporal's dispatch. */
   dispatchMs: number[];
+  /** Events in the execution's history. */
+  events: number;
 }
 
 interface JobShape {
@@ -129,7 +132,7 @@ async function readHistory(client: Client, workflowId: string, runId?: string) {
     if (child?.workflowId && child.runId) children.push({ workflowId: child.workflowId, runId: child.runId });
   }
   const activities = [...byType.values()].reduce((sum, x) => sum + x, 0);
-  return { shape: { workflowId, activities, byType, dispatchMs }, children };
+  return { shape: { workflowId, activities, byType, dispatchMs, events: history.events?.length ?? 0 }, children };
 }
 
 /** A finished job's shape: for the parent and each child it started (in order), the activities scheduled. */
@@ -180,7 +183,7 @@ async function main(): Promise<void> {
         server: {
           ...(cli ? { executable: { type: 'existing-path', path: cli } } : {}),
           searchAttributes: KEEL_SEARCH_ATTRIBUTES,
-          extraArgs: ['--log-level', 'error'],
+          extraArgs: ['--log-level', 'error', ...devServerDynamicConfigArgs()],
         },
       }),
     );
@@ -367,11 +370,15 @@ async function main(): Promise<void> {
     const check = async (jobIds: string[]) => {
       const mismatched: string[] = [];
       const dispatchMs: number[] = [];
+      const parentEvents: number[] = [];
+      const allEvents: number[] = [];
       for (const jobId of jobIds) {
         const shape = await jobShape(client, jobId);
         const got = counts(shape);
         if (got.join() !== levels!.join()) mismatched.push(`${jobId}: [${got.join(', ')}]`);
         for (const execution of [shape.parent, ...shape.children]) dispatchMs.push(...execution.dispatchMs);
+        parentEvents.push(shape.parent.events);
+        allEvents.push([shape.parent, ...shape.children].reduce((sum, e) => sum + e.events, 0));
       }
       const ok = `${jobIds.length - mismatched.length}/${jobIds.length} had [${levels!.join(', ')}]`;
       const gaps = summary(dispatchMs);
@@ -380,6 +387,7 @@ async function main(): Promise<void> {
         dispatch:
           `${(dispatchMs.length / jobIds.length).toFixed(0)} tasks/job, p50 ${gaps.p50.toFixed(1)} ms, ` +
           `p90 ${gaps.p90.toFixed(1)} ms, mean ${gaps.mean.toFixed(1)} ms`,
+        events: `job workflow ${summary(parentEvents).p50}, job with its children ${summary(allEvents).p50} (p50)`,
       };
     };
     const keelCheck = await check(keelJobs);
@@ -387,7 +395,10 @@ async function main(): Promise<void> {
     console.log(`level shape: Keel jobs ${keelCheck.shape}; bare jobs ${bareCheck.shape}`);
     console.log("task dispatch (Scheduled→Started, from the measured jobs' histories):");
     console.log(`  Keel ${keelCheck.dispatch}`);
-    console.log(`  bare ${bareCheck.dispatch}\n`);
+    console.log(`  bare ${bareCheck.dispatch}`);
+    console.log('history events per job:');
+    console.log(`  Keel ${keelCheck.events}`);
+    console.log(`  bare ${bareCheck.events}\n`);
 
     const keel = summary(keelMs);
     const bare = summary(bareMs);

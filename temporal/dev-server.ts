@@ -4,6 +4,28 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { KEEL_SEARCH_ATTRIBUTES } from '../pure/search-attributes';
 
+/**
+ * Dynamic configuration Keel runs the dev server with (docs/job-history.md, "The dev server's per-task wait"):
+ * - `history.transferProcessorMaxPollRPS` (default 20 per shard; the dev server has one shard) paces how often the
+ *   history service reads its transfer queue, the path from a recorded event to a task handed to a waiting poller.
+ *   At 20 reads a second every workflow task and every activity task waited up to 50 ms (~40 ms measured) before a
+ *   poller saw it; a job is a chain of a few hundred such tasks.
+ * - `system.enableActivityEagerExecution`: an activity scheduled by a workflow task on a worker with a free slot is
+ *   handed back in the task's completion, skipping the transfer queue and matching altogether.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
+  'history.transferProcessorMaxPollRPS': '1000',
+  'system.enableActivityEagerExecution': 'true',
+};
+
+/** `DEV_SERVER_DYNAMIC_CONFIG` as `temporal server start-dev` arguments. */
+export function devServerDynamicConfigArgs(): string[] {
+  return Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => [
+    '--dynamic-config-value',
+    `${key}=${value}`,
+  ]);
+}
+
 export interface DevServer {
   address: string;
   uiUrl: string;
@@ -43,6 +65,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     options.namespace,
     '--log-level',
     'warn',
+    ...devServerDynamicConfigArgs(),
     ...KEEL_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
   // Its own process group: Ctrl-C in the terminal signals the whole foreground group, and the dev server must not

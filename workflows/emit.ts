@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
 import type { EventKind, EventPayload } from '../events/payloads';
@@ -10,6 +10,17 @@ const { appendEvent } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: ACTIVITY_RETRY,
 });
+
+// The same append run as a local activity (docs/job-history.md): the row is stored and published before the workflow
+// goes on, as with a regular activity, but without a task on the task queue and three history events per event; a
+// lost attempt is run again on replay under the same key, which the append drops as a duplicate.
+const { appendEvent: appendEventLocally } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: ACTIVITY_RETRY,
+});
+
+/** Temporal patch id: events are appended by a local activity (new in 2026-11); older histories replay activities. */
+const LOCAL_EMIT_PATCH = 'emit-by-local-activity';
 
 /** Typed by kind: a kind without a contract in events/payloads.ts, or a payload its contract refuses, does not compile. */
 export type Emit = <K extends EventKind>(
@@ -26,9 +37,12 @@ export type Emit = <K extends EventKind>(
  */
 export function createEmitter(ids: JobIds, scope: string): Emit {
   let count = 0;
+  // Decided once, before the workflow's first command, so a history recorded before the patch replays every emit
+  // as the activity it ran.
+  const append = patched(LOCAL_EMIT_PATCH) ? appendEventLocally : appendEvent;
   return async (role, kind, payload, options) => {
     count += 1;
-    const envelope = await appendEvent({
+    const envelope = await append({
       ids,
       draft: { key: `${scope}#${count}:${kind}`, agent_role: role, kind, payload },
       durationSince: options?.durationSince,

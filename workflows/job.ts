@@ -8,6 +8,7 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -47,7 +48,13 @@ import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 
-const { markJobStatus, loadScenario, archiveRunGraph } = proxyActivities<Activities>({
+const bookkeepingActivities = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: ACTIVITY_RETRY,
+});
+// The same calls as local activities (docs/job-history.md): short, idempotent writes and a file read, each done before
+// the workflow goes on, without a task on the task queue and three history events apiece.
+const bookkeepingLocalActivities = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: ACTIVITY_RETRY,
 });
@@ -62,6 +69,8 @@ export const DEFAULT_SCENARIO = 'build';
 const RELAY_INTERRUPTS_PATCH = 'relay-interrupts-to-work-item';
 /** Temporal patch id: the security and adversarial leads review the executor's result (new in 2026-11). */
 const REVIEW_LEADS_PATCH = 'review-leads-verdicts';
+/** Temporal patch id: the job's status writes, scenario loads and run-graph archive run as local activities (2026-11). */
+const LOCAL_BOOKKEEPING_PATCH = 'job-bookkeeping-by-local-activity';
 
 /**
  * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor
@@ -73,6 +82,10 @@ const REVIEW_LEADS_PATCH = 'review-leads-verdicts';
 export async function runJob(input: JobInput): Promise<JobResult> {
   const { job_id: jobId } = input.ids;
   const emit = createEmitter(input.ids, jobId);
+  // Decided before the first command, so a job recorded before the patch replays its activities as they ran.
+  const { markJobStatus, loadScenario, archiveRunGraph } = patched(LOCAL_BOOKKEEPING_PATCH)
+    ? bookkeepingLocalActivities
+    : bookkeepingActivities;
   const progress: JobProgress = { status: 'running', finishedLevels: [], createdFiles: [] };
   const pending = new Map<string, Interrupt>();
   /** Interrupts already answered; a late duplicate raise (activity retry) must not re-open them. */

@@ -30,6 +30,7 @@ import { findTemporalCli } from '../../temporal/cli-path';
 import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
+import { devServerDynamicConfigArgs } from '../../temporal/dev-server';
 import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 
 /**
@@ -45,7 +46,7 @@ export async function startTemporal(): Promise<TestWorkflowEnvironment> {
     server: {
       ...(cli ? { executable: { type: 'existing-path', path: cli } } : {}),
       searchAttributes: KEEL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
+      extraArgs: ['--log-level', 'error', ...devServerDynamicConfigArgs()],
     },
   });
 }

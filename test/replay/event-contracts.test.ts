@@ -3,23 +3,37 @@ import { EVENT_PAYLOADS, hasContract } from '../../events/payloads';
 import { readRecordedJobs } from './histories';
 
 /**
- * The event contracts accept what the code really emits: every `appendEvent` a recorded job scheduled (the draft the
- * workflow handed the activity) is parsed against its kind's contract, strictly, so a field the code writes but the
- * catalog (and docs/events.md) does not list fails too.
+ * The event contracts accept what the code really emits: every event a recorded job appended is parsed against its
+ * kind's contract, strictly, so a field the code writes but the catalog (and docs/events.md) does not list fails too.
+ * An `appendEvent` activity shows the draft the workflow handed it; a local one (docs/job-history.md) records only its
+ * result, the stored envelope, so for those the payload as stored is checked.
  */
-interface Scheduled {
+type Payloads = { payloads?: Array<{ json?: unknown }> };
+interface Recorded {
   activityTaskScheduledEventAttributes?: {
     activityType?: { name?: string };
     input?: { payloads?: Array<{ json?: { draft?: { kind: string; payload: unknown } } }> };
   };
+  markerRecordedEventAttributes?: { markerName?: string; details?: { data?: Payloads; result?: Payloads } };
+}
+
+/** The envelope a local `appendEvent` returned, from its marker. */
+function appendedLocally(event: Recorded): { kind: string; payload: unknown } | undefined {
+  const marker = event.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_local_activity') return undefined;
+  const data = marker.details?.data?.payloads?.[0]?.json as { activity_type?: string } | undefined;
+  if (data?.activity_type !== 'appendEvent') return undefined;
+  return marker.details?.result?.payloads?.[0]?.json as { kind: string; payload: unknown } | undefined;
 }
 
 const drafts = readRecordedJobs().flatMap(({ file, job }) =>
   job.workflows.flatMap((w) =>
-    ((w.history as { events?: Scheduled[] }).events ?? []).flatMap((event) => {
+    ((w.history as { events?: Recorded[] }).events ?? []).flatMap((event) => {
       const scheduled = event.activityTaskScheduledEventAttributes;
       const draft = scheduled?.input?.payloads?.[0]?.json?.draft;
-      return scheduled?.activityType?.name === 'appendEvent' && draft ? [{ file, ...draft }] : [];
+      if (scheduled?.activityType?.name === 'appendEvent' && draft) return [{ file, ...draft }];
+      const stored = appendedLocally(event);
+      return stored ? [{ file, kind: stored.kind, payload: stored.payload }] : [];
     }),
   ),
 );

@@ -22,6 +22,8 @@ export interface RecordedJob {
 export const OLDER_HISTORIES = {
   /** Waits for a person that appended the event before the job knew of the wait (docs/human-input.md). */
   'before-raise-first': path.join(HISTORIES_DIR, 'before-raise-first'),
+  /** Every event appended, and the job's status written and scenarios loaded, by regular activities (docs/job-history.md). */
+  'before-local-emit': path.join(HISTORIES_DIR, 'before-local-emit'),
 } as const;
 
 export function readRecordedJobs(dir: string = HISTORIES_DIR): Array<{ file: string; job: RecordedJob }> {

@@ -41,7 +41,13 @@ test('there are recorded histories of every representative job', () => {
 
 test('the older recordings that keep patched paths tested are there', () => {
   expect(older.map((r) => r.file)).toEqual(
-    expect.arrayContaining(['before-raise-first/ask-user.json.gz', 'before-raise-first/approval.json.gz']),
+    expect.arrayContaining([
+      'before-raise-first/ask-user.json.gz',
+      'before-raise-first/approval.json.gz',
+      'before-local-emit/default.json.gz',
+      'before-local-emit/ask-user.json.gz',
+      'before-local-emit/cancel.json.gz',
+    ]),
   );
 });
 

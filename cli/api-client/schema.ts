@@ -2332,6 +2332,27 @@ export interface paths {
               chain: {
                 scenario: string;
               } | null;
+              product: {
+                gates: {
+                  /** @default true */
+                  scope: boolean;
+                  /** @default true */
+                  clarify: boolean;
+                  /** @default true */
+                  solutions: boolean;
+                };
+                template?: string;
+                design?: string;
+                /** @default [] */
+                confirm: ('template' | 'design')[];
+                /** @default true */
+                build_verify: boolean;
+                /**
+                 * @default off
+                 * @enum {string}
+                 */
+                deploy: 'off' | 'auto' | 'approve';
+              } | null;
             };
           };
         };
@@ -2492,6 +2513,27 @@ export interface paths {
               chain: {
                 scenario: string;
               } | null;
+              product: {
+                gates: {
+                  /** @default true */
+                  scope: boolean;
+                  /** @default true */
+                  clarify: boolean;
+                  /** @default true */
+                  solutions: boolean;
+                };
+                template?: string;
+                design?: string;
+                /** @default [] */
+                confirm: ('template' | 'design')[];
+                /** @default true */
+                build_verify: boolean;
+                /**
+                 * @default off
+                 * @enum {string}
+                 */
+                deploy: 'off' | 'auto' | 'approve';
+              } | null;
             };
           };
         };
@@ -2641,6 +2683,27 @@ export interface paths {
               chain: {
                 scenario: string;
               } | null;
+              product: {
+                gates: {
+                  /** @default true */
+                  scope: boolean;
+                  /** @default true */
+                  clarify: boolean;
+                  /** @default true */
+                  solutions: boolean;
+                };
+                template?: string;
+                design?: string;
+                /** @default [] */
+                confirm: ('template' | 'design')[];
+                /** @default true */
+                build_verify: boolean;
+                /**
+                 * @default off
+                 * @enum {string}
+                 */
+                deploy: 'off' | 'auto' | 'approve';
+              } | null;
             };
           };
         };
@@ -2788,6 +2851,27 @@ export interface paths {
               order: string[];
               chain: {
                 scenario: string;
+              } | null;
+              product: {
+                gates: {
+                  /** @default true */
+                  scope: boolean;
+                  /** @default true */
+                  clarify: boolean;
+                  /** @default true */
+                  solutions: boolean;
+                };
+                template?: string;
+                design?: string;
+                /** @default [] */
+                confirm: ('template' | 'design')[];
+                /** @default true */
+                build_verify: boolean;
+                /**
+                 * @default off
+                 * @enum {string}
+                 */
+                deploy: 'off' | 'auto' | 'approve';
               } | null;
             };
           };
@@ -2937,6 +3021,27 @@ export interface paths {
               order: string[];
               chain: {
                 scenario: string;
+              } | null;
+              product: {
+                gates: {
+                  /** @default true */
+                  scope: boolean;
+                  /** @default true */
+                  clarify: boolean;
+                  /** @default true */
+                  solutions: boolean;
+                };
+                template?: string;
+                design?: string;
+                /** @default [] */
+                confirm: ('template' | 'design')[];
+                /** @default true */
+                build_verify: boolean;
+                /**
+                 * @default off
+                 * @enum {string}
+                 */
+                deploy: 'off' | 'auto' | 'approve';
               } | null;
             };
           };
@@ -3363,6 +3468,11 @@ export interface paths {
           content: {
             'application/json': {
               kh_id: string;
+              space:
+                | 'shared'
+                | {
+                    org: string;
+                  };
               path: string;
               title: string;
               frontmatter: {
@@ -3490,7 +3600,155 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    delete?: never;
+    delete: {
+      parameters: {
+        query?: {
+          base_hash?: string;
+        };
+        header?: never;
+        path: {
+          kh_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              kh_id: string;
+              path: string;
+              /** @enum {string} */
+              status: 'deleted';
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -3649,6 +3907,8 @@ export interface paths {
             path: string;
             content: string;
             base_hash?: string | null;
+            /** @enum {string} */
+            space?: 'org' | 'shared';
           };
         };
       };
@@ -3791,6 +4051,79 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/kb/attachment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query: {
+          path: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description success; the body is not described by a JSON schema */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -5040,6 +5373,290 @@ export interface paths {
       };
     };
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          user?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              tokens: {
+                token_id: string;
+                user_id: string;
+                org_id: string;
+                is_admin: boolean;
+                label: string | null;
+                created_at: string;
+                expires_at: string | null;
+                last_used_at: string | null;
+                revoked_at: string | null;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            label?: string;
+            /** Format: date-time */
+            expires_at?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              token_id: string;
+              user_id: string;
+              org_id: string;
+              is_admin: boolean;
+              label: string | null;
+              created_at: string;
+              expires_at: string | null;
+              last_used_at: string | null;
+              revoked_at: string | null;
+              token: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              token_id: string;
+              user_id: string;
+              org_id: string;
+              is_admin: boolean;
+              label: string | null;
+              created_at: string;
+              expires_at: string | null;
+              last_used_at: string | null;
+              revoked_at: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -7460,17 +8077,23 @@ export interface paths {
               };
               cost_usd: number;
               reasoning_tokens: number;
+              prompt_tokens: number;
+              completion_tokens: number;
               by_tier: {
                 tier: string | null;
                 jobs: number;
                 cost_usd: number;
                 reasoning_tokens: number;
+                prompt_tokens: number;
+                completion_tokens: number;
               }[];
               by_project: {
                 project_slug: string | null;
                 jobs: number;
                 cost_usd: number;
                 reasoning_tokens: number;
+                prompt_tokens: number;
+                completion_tokens: number;
               }[];
               by_model: {
                 provider: string;
@@ -7478,6 +8101,8 @@ export interface paths {
                 calls: number;
                 cost_usd: number;
                 reasoning_tokens: number;
+                prompt_tokens: number;
+                completion_tokens: number;
                 fallbacks: number;
               }[];
               effort: {

@@ -50,7 +50,7 @@ const LAYERS = {
   edge: ['api', 'auth', 'chat', 'console'],
   application: ['jobs'],
   domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay', 'capabilities', 'products'],
-  infrastructure: ['db', 'queue', 'http', 'config', 'metrics'],
+  infrastructure: ['db', 'queue', 'http', 'config', 'metrics', 'telemetry'],
   temporal: ['workflows', 'pure', 'activities', 'temporal'],
   tools: ['stack', 'cli', 'bench'],
 };

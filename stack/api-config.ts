@@ -3,6 +3,7 @@ import { chatAppInbound } from '../chat-relay/config';
 import { setWhenAlone } from '../config/parse-env';
 import { kbSettings, type KbEnv } from '../kb/config';
 import { modelEnv, type ModelsConfig } from '../routing/config';
+import { telemetryEnv, type TelemetryEnv } from '../telemetry/config';
 import { loadSlicesWithModels } from './models-slice';
 
 /** The ingest API alone (production): its own variables, the knowledge hub's and the model catalog's. */
@@ -10,11 +11,12 @@ export interface ApiConfig {
   api: ApiEnv;
   kb: KbEnv;
   models: ModelsConfig;
+  telemetry: TelemetryEnv;
 }
 
 /** Parses every variable the API uses, once, before anything opens; every bad one of every slice in one message. */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<ApiConfig> {
-  const { api, kb, models } = await loadSlicesWithModels(
+  const { api, kb, models, telemetry } = await loadSlicesWithModels(
     'keel api',
     {
       api: apiEnv,
@@ -22,8 +24,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<ApiConfig> {
       models: modelEnv,
       kb: kbSettings,
       chat: chatAppInbound,
+      telemetry: telemetryEnv,
     },
     env,
   );
-  return { api, kb, models };
+  return { api, kb, models, telemetry };
 }

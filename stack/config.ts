@@ -10,6 +10,7 @@ import { modelEnv, type ModelsConfig } from '../routing/config';
 import { consoleEnv } from '../console/server/config';
 import { workerEnv } from '../temporal/worker-config';
 import { stackIdentityEnv, type StackIdentityEnv } from './identity-config';
+import { telemetryEnv, type TelemetryEnv } from '../telemetry/config';
 import { loadSlicesWithModels } from './models-slice';
 
 /** `npm start`: the API and a worker in one process, with embedded Temporal and PostgreSQL unless configured. */
@@ -58,6 +59,7 @@ export interface StartConfig {
   models: ModelsConfig;
   products: ProductSettings;
   console: StackConsoleEnv;
+  telemetry: TelemetryEnv;
 }
 
 /**
@@ -65,7 +67,7 @@ export interface StartConfig {
  * variable of every slice is in the one message.
  */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
-  const { stack, kb, connectors, identity, models, products, console } = await loadSlicesWithModels(
+  const { stack, kb, connectors, identity, models, products, console, telemetry } = await loadSlicesWithModels(
     'keel start',
     {
       stack: stackEnv,
@@ -76,8 +78,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
       identity: stackIdentityEnv,
       products: productsConfig,
       console: stackConsoleEnv,
+      telemetry: telemetryEnv,
     },
     env,
   );
-  return { stack, kb, connectors, identity, models, products, console };
+  return { stack, kb, connectors, identity, models, products, console, telemetry };
 }

@@ -12,6 +12,7 @@ import { setSdkMetricsUrl } from '../metrics/registry';
 import { jobTaskQueue } from '../temporal/config';
 import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
+import { startTracing } from '../telemetry/tracing';
 import { createClosers } from './closers';
 import { loadConfig } from './config';
 import { startStackConsole } from './console';
@@ -34,9 +35,12 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
   if (!stack.POSTGRES_DSN && stack.KEEL_EMBEDDED_DB === 'off') return runWithoutDatabase(stack, dataDir);
 
   setSdkMetricsUrl(await installSdkMetrics());
+  // Before the Temporal client and the worker, which trace through it.
+  const tracing = startTracing({ serviceName: 'keel', env: config.telemetry });
   const resources = await openResources(config, dataDir, say);
   // Closed in reverse order of opening, on Ctrl-C or on a failed start.
   const closers = createClosers();
+  closers.push(() => tracing.shutdown());
   closers.push(() => resources.close());
   try {
     const { pool, queue, models, kb, devServer, embedded, temporalAddress } = resources;
@@ -57,6 +61,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       },
       workflowBundlePath: stack.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: stack.WORKER_SHUTDOWN_GRACE,
+      tracing,
     });
     closers.push(() => worker.stop());
 

@@ -5,6 +5,7 @@ import { productsConfig } from '../products/config';
 import type { ProductSettings } from '../products/settings';
 import { modelEnv, type ModelsConfig } from '../routing/config';
 import { workerEnv, type WorkerEnv } from '../temporal/worker-config';
+import { telemetryEnv, type TelemetryEnv } from '../telemetry/config';
 import { loadSlicesWithModels } from './models-slice';
 
 /** A worker alone (production): its own variables, the knowledge hub's, the connectors' and the model catalog's. */
@@ -14,11 +15,12 @@ export interface WorkerConfig {
   connectors: ConnectorsConfig;
   models: ModelsConfig;
   products: ProductSettings;
+  telemetry: TelemetryEnv;
 }
 
 /** Parses every variable the worker uses, once, before anything opens; every bad one of every slice in one message. */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> {
-  const { worker, kb, connectors, models, products } = await loadSlicesWithModels(
+  const { worker, kb, connectors, models, products, telemetry } = await loadSlicesWithModels(
     'keel worker',
     {
       worker: workerEnv,
@@ -27,8 +29,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> 
       kb: kbSettings,
       connectors: connectorsConfig,
       products: productsConfig,
+      telemetry: telemetryEnv,
     },
     env,
   );
-  return { worker, kb, connectors, models, products };
+  return { worker, kb, connectors, models, products, telemetry };
 }

@@ -16,7 +16,7 @@ export async function bundleWorkflows(): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
     // Workflow and child-workflow spans, and trace context handed on to activities and children through headers.
-    workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
+    workflowInterceptorModules: [require.resolve('../workflows/tracing')],
     logger: new DefaultLogger('WARN'),
   });
   return code;

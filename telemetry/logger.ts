@@ -29,7 +29,12 @@ function destination(): pino.DestinationStream | undefined {
   return process.stdout.isTTY ? pretty({ colorize: true, ignore: 'pid,hostname' }) : undefined;
 }
 
-const root: Logger = pino({ level: 'info', mixin: logContext }, destination());
+/** A logger writing to `stream` (tests) or, by default, stdout: pretty on a terminal, JSON lines otherwise. */
+export function createLogger(stream: pino.DestinationStream | undefined = destination()): Logger {
+  return pino({ level: 'info', mixin: logContext }, stream);
+}
+
+const root = createLogger();
 
 /** A child logger named for its part of Keel (`routing`, `quota`, `worker`). */
 export function logger(component: string): Logger {

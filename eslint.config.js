@@ -31,7 +31,8 @@ const onlyAllow = (allowed, message) => ({
  * deterministic helpers); everything else it may import only as types (`import type`). docs/layout.md.
  */
 const workflowImports = onlyAllow(
-  ['@temporalio/workflow$', '\\./[^/]+$', '\\.\\./pure/[^/]+$'],
+  // The SDK's OpenTelemetry workflow interceptors are workflow code of the SDK's own, made for the sandbox.
+  ['@temporalio/workflow$', '@temporalio/interceptors-opentelemetry/lib/workflow$', '\\./[^/]+$', '\\.\\./pure/[^/]+$'],
   'Workflow code imports by value only @temporalio/workflow, workflows/ files and pure/; anything else as `import type` (determinism).',
 );
 
@@ -50,7 +51,7 @@ const LAYERS = {
   edge: ['api', 'auth', 'chat', 'console'],
   application: ['jobs'],
   domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay', 'capabilities', 'products'],
-  infrastructure: ['db', 'queue', 'http', 'config', 'metrics', 'secrets'],
+  infrastructure: ['db', 'queue', 'http', 'config', 'metrics', 'secrets', 'telemetry'],
   temporal: ['workflows', 'pure', 'activities', 'temporal'],
   tools: ['stack', 'cli', 'bench'],
 };

@@ -6,6 +6,7 @@ import { appendEvent as storeEvent, JobNotRecordedError, type EventIds } from '.
 import { checkPayload, eventDraft, type EventDraft, type EventEnvelope } from '../events/envelope';
 import { observeStoredEvent } from '../events/metrics';
 import type { QueueStore } from '../queue/queue-store';
+import { activeTraceId } from '../telemetry/tracing';
 import { INVALID_EVENT, JOB_NOT_RECORDED } from '../workflows/definitions';
 
 export interface AppendEventInput {
@@ -13,6 +14,15 @@ export interface AppendEventInput {
   draft: EventDraft;
   /** When set, `payload.duration_ms` is measured from this ISO time on the activity's clock. */
   durationSince?: string;
+}
+
+/**
+ * The job's trace id on every event stored while a trace is recorded (the envelope is exactly the spec's fields, so it
+ * rides in the payload), for going from an event to its trace. Added after the kind's contract, which would drop it.
+ */
+function withTraceId(payload: Record<string, unknown>): Record<string, unknown> {
+  const traceId = activeTraceId();
+  return traceId ? { ...payload, trace_id: traceId } : payload;
 }
 
 export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
@@ -30,7 +40,7 @@ export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
         if (input.durationSince) {
           payload.duration_ms = Math.max(0, Date.now() - Date.parse(input.durationSince));
         }
-        draft = { ...parsed, payload: checkPayload(parsed.kind, payload) };
+        draft = { ...parsed, payload: withTraceId(checkPayload(parsed.kind, payload)) };
       } catch (err) {
         const detail = err instanceof z.ZodError ? z.prettifyError(err) : (err as Error).message;
         throw ApplicationFailure.create({

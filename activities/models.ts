@@ -3,6 +3,7 @@ import type { Candidate, LevelRouting, Rung } from '../routing/catalog/types';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../routing/chat-types';
 import { NoCandidateAnswered, type Hop } from '../routing/dispatch';
 import type { ModelRouter, RouteDecision } from '../routing/router';
+import { logger } from '../telemetry/logger';
 
 /** Must stay well under the heartbeat timeout the workflows set on callModel. */
 const HEARTBEAT_EVERY_MS = 5_000;
@@ -26,7 +27,8 @@ export interface ModelReply {
 }
 
 export function modelActivities(deps: { models: ModelRouter; log?: (line: string) => void }) {
-  const log = deps.log ?? ((line: string) => console.warn(`[routing] ${line}`));
+  const routingLog = logger('routing');
+  const log = deps.log ?? ((line: string) => routingLog.warn(line));
   // A routing note describes the catalog and the keys, which stay as they are for the process's life: said once,
   // it is news; said again for every level of every job (offline mode), it buries everything else in the log.
   const said = new Set<string>();

@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { BadRequestError, handleError } from './errors';
 import { refuseBadInput } from './input-guard';
 import { openApiPlugin, type ApiInfo } from './openapi';
+import { addRequestSpans } from './request-spans';
 
 /** Largest request body accepted unless a service sets its own `bodyLimit`; prompts are capped well below it. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -44,6 +45,7 @@ export function createBaseApp(
   app.setNotFoundHandler(unrouted);
   // Registered before any route of the caller's, so the document sees every one (avvio loads plugins in order).
   void app.register(openApiPlugin, api);
+  addRequestSpans(app);
   return app;
 }
 

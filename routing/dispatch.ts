@@ -4,6 +4,7 @@ import type { Candidate, Catalog, ModelRow, Rung, Wire } from './catalog/types';
 import type { ChatMessage, ToolDefinition } from './chat-types';
 import { freeQuota, llmCallSeconds, llmCalls, llmCostUsd, llmFallbacks, llmTokens } from '../metrics/series';
 import { redactSecret } from '../secrets/redact';
+import { inSpan } from '../telemetry/tracing';
 import { remainingAfter } from './walk-order';
 
 /** How long an unfunded provider is skipped, across every replica (the spec's "about 30 minutes"). */
@@ -187,16 +188,28 @@ export async function dispatch(
     let apiKey: string | undefined;
     try {
       apiKey = await deps.keyOf(candidate.provider);
-      const reply = await deps.adapterFor(row.wire).call({
-        providerName: candidate.provider,
-        provider,
-        model: row,
-        apiKey,
-        messages: request.messages,
-        tools: request.tools,
-        effortFragment: candidate.effort ? row.effort?.[candidate.effort] : undefined,
-        signal: request.signal,
-      });
+      // One span per provider call (a walk that falls back has several), a child of the callModel activity's.
+      const reply = await inSpan(
+        'model call',
+        { 'llm.provider': candidate.provider, 'llm.model': candidate.model, 'llm.wire': row.wire },
+        async (span) => {
+          const answer = await deps.adapterFor(row.wire).call({
+            providerName: candidate.provider,
+            provider,
+            model: row,
+            apiKey,
+            messages: request.messages,
+            tools: request.tools,
+            effortFragment: candidate.effort ? row.effort?.[candidate.effort] : undefined,
+            signal: request.signal,
+          });
+          span.setAttributes({
+            'llm.usage.input_tokens': answer.usage.inputTokens,
+            'llm.usage.output_tokens': answer.usage.outputTokens,
+          });
+          return answer;
+        },
+      );
       observeCall(series, callStarted, 'ok');
       llmTokens.inc({ ...series, kind: 'input' }, reply.usage.inputTokens);
       llmTokens.inc({ ...series, kind: 'output' }, reply.usage.outputTokens);

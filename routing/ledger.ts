@@ -1,4 +1,7 @@
 import type { QueueStore, RateWindow } from '../queue/queue-store';
+import { logger } from '../telemetry/logger';
+
+const quotaLog = logger('quota');
 
 /**
  * The free-quota ledger: fixed-window counters per model, kept in the queue store so every worker replica
@@ -68,7 +71,7 @@ export function quotaKey(modelKey: string, dimension: QuotaDimension | 'cooldown
 
 export function createQuotaLedger(
   store: QueueStore,
-  log: (line: string) => void = (line) => console.warn(`[quota] ${line}`),
+  log: (line: string) => void = (line) => quotaLog.warn(line),
 ): QuotaLedger {
   // A reservation settles once; a second settle (a retry path settling again) must not move tokens twice.
   const settled = new WeakSet<Reservation>();

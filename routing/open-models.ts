@@ -1,5 +1,6 @@
 import type { QueueStore } from '../queue/queue-store';
 import { noSecrets, type SecretStore } from '../secrets/store';
+import { logger } from '../telemetry/logger';
 import { isConfigured, resolveProviderKey } from './catalog/load';
 import type { Catalog, TeamControls } from './catalog/types';
 import type { ModelsConfig } from './config';
@@ -66,7 +67,8 @@ export async function openModels(
   paths: { catalog: string; controls: string };
   close(): Promise<void>;
 }> {
-  const log = options.log ?? ((line: string) => console.warn(`[routing] ${line}`));
+  const routingLog = logger('routing');
+  const log = options.log ?? ((line: string) => routingLog.warn(line));
   const demo = options.serveDemo ? await startDemoModelServer({ port: config.demoModelPort }) : undefined;
   const catalog = demo ? withDemoAt(config.catalog, demo.baseUrl) : config.catalog;
   const router = await buildRouter(catalog, config.controls, config.credentials, queue, log, options.secrets);

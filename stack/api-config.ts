@@ -4,6 +4,7 @@ import { setWhenAlone } from '../config/parse-env';
 import { kbSettings, type KbEnv } from '../kb/config';
 import { modelEnv, type ModelsConfig } from '../routing/config';
 import { secretsConfig, type SecretsSettings } from '../secrets/config';
+import { telemetryEnv, type TelemetryEnv } from '../telemetry/config';
 import { loadSlicesWithModels } from './models-slice';
 
 /** The ingest API alone (production): its own variables, the knowledge hub's and the model catalog's. */
@@ -12,11 +13,12 @@ export interface ApiConfig {
   kb: KbEnv;
   models: ModelsConfig;
   secrets: SecretsSettings;
+  telemetry: TelemetryEnv;
 }
 
 /** Parses every variable the API uses, once, before anything opens; every bad one of every slice in one message. */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<ApiConfig> {
-  const { api, kb, models, secrets } = await loadSlicesWithModels(
+  const { api, kb, models, secrets, telemetry } = await loadSlicesWithModels(
     'keel api',
     {
       api: apiEnv,
@@ -25,8 +27,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<ApiConfig> {
       kb: kbSettings,
       chat: chatAppInbound,
       secrets: secretsConfig,
+      telemetry: telemetryEnv,
     },
     env,
   );
-  return { api, kb, models, secrets };
+  return { api, kb, models, secrets, telemetry };
 }

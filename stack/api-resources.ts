@@ -5,6 +5,7 @@ import { openModels } from '../routing/open-models';
 import { createSecretStore } from '../secrets/store';
 import { temporalSettings } from '../temporal/config';
 import { connectClient, ensureSearchAttributes } from '../temporal/connection';
+import { startTracing } from '../telemetry/tracing';
 import type { ApiConfig } from './api-config';
 import { openAll } from './closers';
 import { openProcessHub } from './process-hub';
@@ -13,6 +14,8 @@ import { openProcessHub } from './process-hub';
 export function openResources(config: ApiConfig, warn: (line: string) => void = console.warn) {
   const { api } = config;
   return openAll(async (closers) => {
+    // Before the Temporal client: its interceptor hands each request's trace on to the job workflow it starts.
+    closers.add(startTracing({ serviceName: 'keel-api', env: config.telemetry }), (t) => t.shutdown());
     const pool = closers.add(createPoolFromEnv(api), (p) => p.end());
     const queue = closers.add(
       await createQueueStore({ redisUrl: api.REDIS_URL, instanceId: api.KEEL_INSTANCE_ID }),

@@ -11,6 +11,7 @@ import { consoleEnv } from '../console/server/config';
 import { workerEnv } from '../temporal/worker-config';
 import { stackIdentityEnv, type StackIdentityEnv } from './identity-config';
 import { secretsConfig, type SecretsSettings } from '../secrets/config';
+import { telemetryEnv, type TelemetryEnv } from '../telemetry/config';
 import { loadSlicesWithModels } from './models-slice';
 
 /** `npm start`: the API and a worker in one process, with embedded Temporal and PostgreSQL unless configured. */
@@ -60,6 +61,7 @@ export interface StartConfig {
   products: ProductSettings;
   console: StackConsoleEnv;
   secrets: SecretsSettings;
+  telemetry: TelemetryEnv;
 }
 
 /**
@@ -67,7 +69,7 @@ export interface StartConfig {
  * variable of every slice is in the one message.
  */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
-  const { stack, kb, connectors, identity, models, products, console, secrets } = await loadSlicesWithModels(
+  const { stack, kb, connectors, identity, models, products, console, secrets, telemetry } = await loadSlicesWithModels(
     'keel start',
     {
       stack: stackEnv,
@@ -79,8 +81,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
       products: productsConfig,
       console: stackConsoleEnv,
       secrets: secretsConfig,
+      telemetry: telemetryEnv,
     },
     env,
   );
-  return { stack, kb, connectors, identity, models, products, console, secrets };
+  return { stack, kb, connectors, identity, models, products, console, secrets, telemetry };
 }

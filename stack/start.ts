@@ -12,6 +12,7 @@ import { setSdkMetricsUrl } from '../metrics/registry';
 import { jobTaskQueue } from '../temporal/config';
 import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
+import { startTracing } from '../telemetry/tracing';
 import { createClosers } from './closers';
 import { loadConfig, type StartConfig } from './config';
 import { startStackConsole } from './console';
@@ -51,6 +52,9 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
   onStopSignal(say, () => closers.close());
   try {
     setSdkMetricsUrl(await installSdkMetrics());
+    // Before the Temporal client and the worker, which trace through it.
+    const tracing = startTracing({ serviceName: 'keel', env: config.telemetry });
+    closers.push(() => tracing.shutdown());
     const resources = await openResources(config, dataDir, say);
     closers.push(() => resources.close());
     const { pool, queue, models, kb, secrets, devServer, embedded, temporalAddress } = resources;
@@ -72,6 +76,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       },
       workflowBundlePath: stack.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: stack.WORKER_SHUTDOWN_GRACE,
+      tracing,
     });
     closers.push(() => worker.stop());
 

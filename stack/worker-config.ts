@@ -6,6 +6,7 @@ import type { ProductSettings } from '../products/settings';
 import { modelEnv, type ModelsConfig } from '../routing/config';
 import { workerEnv, type WorkerEnv } from '../temporal/worker-config';
 import { secretsConfig, type SecretsSettings } from '../secrets/config';
+import { telemetryEnv, type TelemetryEnv } from '../telemetry/config';
 import { loadSlicesWithModels } from './models-slice';
 
 /** A worker alone (production): its own variables, the knowledge hub's, the connectors', the models' and the secrets store's. */
@@ -16,11 +17,12 @@ export interface WorkerConfig {
   models: ModelsConfig;
   products: ProductSettings;
   secrets: SecretsSettings;
+  telemetry: TelemetryEnv;
 }
 
 /** Parses every variable the worker uses, once, before anything opens; every bad one of every slice in one message. */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> {
-  const { worker, kb, connectors, models, products, secrets } = await loadSlicesWithModels(
+  const { worker, kb, connectors, models, products, secrets, telemetry } = await loadSlicesWithModels(
     'keel worker',
     {
       worker: workerEnv,
@@ -30,8 +32,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<WorkerConfig> 
       connectors: connectorsConfig,
       products: productsConfig,
       secrets: secretsConfig,
+      telemetry: telemetryEnv,
     },
     env,
   );
-  return { worker, kb, connectors, models, products, secrets };
+  return { worker, kb, connectors, models, products, secrets, telemetry };
 }

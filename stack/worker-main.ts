@@ -3,6 +3,7 @@ import { setSdkMetricsUrl } from '../metrics/registry';
 import { jobTaskQueue } from '../temporal/config';
 import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
+import { startTracing } from '../telemetry/tracing';
 import { loadConfig } from './worker-config';
 import { runMain } from './entry-point';
 import { openResources } from './worker-resources';
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const config = await loadConfig(process.env);
   const { worker: env } = config;
   setSdkMetricsUrl(await installSdkMetrics());
+  const tracing = startTracing({ serviceName: 'keel-worker', env: config.telemetry });
   const resources = await openResources(config);
   try {
     const worker = await startKeelWorker({
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
       deps: resources.deps,
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
+      tracing,
     });
     const health =
       env.WORKER_HTTP_PORT === undefined
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await resources.close();
+    await tracing.shutdown();
   }
 }
 

@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection } from '@temporalio/worker';
 import type { TemporalSettings } from './config';
 import { KEEL_SEARCH_ATTRIBUTES } from '../pure/search-attributes';
@@ -19,8 +20,16 @@ export async function connectClient(settings: TemporalSettings): Promise<{ clien
     // server came back; a request path needs to find it again within seconds.
     channelArgs: { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 2_000 },
   });
-  const client = new Client({ connection, namespace: settings.namespace });
+  const client = new Client({ connection, namespace: settings.namespace, interceptors: clientInterceptors() });
   return { client, close: () => connection.close() };
+}
+
+/**
+ * Starting or signalling a workflow opens a client span and hands its context to the workflow in headers, so a job's
+ * trace continues from the request that started it. With tracing off the span is the API's no-op.
+ */
+export function clientInterceptors() {
+  return { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
 }
 
 /** The worker's connection (Rust core); close it in `finally` after the worker stops. */

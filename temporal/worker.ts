@@ -1,6 +1,16 @@
 import fs from 'node:fs';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry';
+import { Resource } from '@opentelemetry/resources';
+import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { activityLogContext } from '../activities/log-context';
+import { addLogContext } from '../telemetry/logger';
+import type { Tracing } from '../telemetry/tracing';
 import { defaultWorkflowBundlePath } from './workflow-code';
 
 export interface KeelWorkerOptions {
@@ -19,11 +29,14 @@ export interface KeelWorkerOptions {
   shutdownGraceTime?: string;
   /** The bundle's identity in Temporal's view; distinct per worker so operators can tell them apart. */
   identity?: string;
+  /** The process's tracing (telemetry/tracing.ts); off when absent. */
+  tracing?: Tracing;
 }
 
 /** Creates a worker for Keel's job workflows and activities on one task queue. */
 export async function createKeelWorker(options: KeelWorkerOptions): Promise<Worker> {
   const bundle = workflowOptions(options);
+  addLogContext(activityLogContext);
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -32,7 +45,37 @@ export async function createKeelWorker(options: KeelWorkerOptions): Promise<Work
     shutdownGraceTime: (options.shutdownGraceTime ?? '10 seconds') as '10 seconds',
     ...(options.identity ? { identity: options.identity } : {}),
     ...bundle,
+    ...tracingOptions(options.tracing),
   });
+}
+
+/**
+ * Activity spans (children of the workflow span that scheduled them) when tracing is on. The workflow bundle always
+ * carries the tracing interceptors, so its span sink is always installed; with tracing off it drops the spans.
+ */
+function tracingOptions(tracing: Tracing | undefined): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
+  return {
+    sinks: workflowTracingSinks(tracing),
+    ...(tracing?.enabled
+      ? {
+          interceptors: {
+            activity: [
+              (ctx) => ({
+                inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+                outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+              }),
+            ],
+          },
+        }
+      : {}),
+  };
+}
+
+/** The sink workflow spans leave the sandbox through (replay workers need it too). */
+export function workflowTracingSinks(tracing: Tracing | undefined): NonNullable<WorkerOptions['sinks']> {
+  const off = { spanProcessor: new NoopSpanProcessor(), resource: new Resource({}) };
+  const { spanProcessor, resource } = tracing ?? off;
+  return { exporter: makeWorkflowExporter(spanProcessor, resource) };
 }
 
 /**

@@ -15,6 +15,8 @@ export function defaultWorkflowBundlePath(): string {
 export async function bundleWorkflows(): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
+    // Workflow and child-workflow spans, and trace context handed on to activities and children through headers.
+    workflowInterceptorModules: [require.resolve('../workflows/tracing')],
     logger: new DefaultLogger('WARN'),
   });
   return code;

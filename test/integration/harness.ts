@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
@@ -26,7 +27,9 @@ import { loadCatalog, loadTeamControls } from '../../routing/catalog/load';
 import type { Catalog, TeamControls } from '../../routing/catalog/types';
 import { shippedModelFiles } from '../../routing/config';
 import { buildRouter, withDemoAt } from '../../routing/open-models';
+import type { Tracing } from '../../telemetry/tracing';
 import { findTemporalCli } from '../../temporal/cli-path';
+import { clientInterceptors } from '../../temporal/connection';
 import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
@@ -139,6 +142,8 @@ export interface KeelOptions {
   secrets?: SecretStore;
   /** Budgets at admission (the identity service's tables reachable from the test database). */
   budget?: { pool: Pool; lookup: BudgetLookup };
+  /** Tracing (telemetry/tracing.ts) for the API's Temporal client and the workers, as the entry points wire it. */
+  tracing?: Tracing;
 }
 
 /** The ingest API listening on a loopback port, with a dev token, over the given real services. */
@@ -164,7 +169,13 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
   const deps: ApiDeps = {
     pool: options.db.pool,
     queue: options.queue,
-    temporal: options.temporal.client,
+    temporal: options.tracing
+      ? new Client({
+          connection: options.temporal.connection,
+          namespace: options.temporal.namespace ?? 'default',
+          interceptors: clientInterceptors(),
+        })
+      : options.temporal.client,
     ids: createIdAllocator({ pool: options.db.pool, queue: options.queue }),
     taskQueue,
     models,
@@ -209,6 +220,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
         },
         workflowCode: await testWorkflowBundle(),
         shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',
+        tracing: options.tracing,
       });
       workers.push(running);
       return running;

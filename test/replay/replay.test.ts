@@ -1,5 +1,6 @@
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
+import { workflowTracingSinks } from '../../temporal/worker';
 import { historyFromPlain, OLDER_HISTORIES, readRecordedJobs } from './histories';
 
 /**
@@ -56,7 +57,10 @@ test.each([...recorded, ...older].map((r) => [r.file, r.job] as const))(
   async (_file, job) => {
     const histories = job.workflows.map((w) => ({ workflowId: w.workflowId, history: historyFromPlain(w.history) }));
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { code } }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: { code }, sinks: workflowTracingSinks(undefined) },
+      histories,
+    )) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     expect(failures).toEqual([]);

@@ -32,6 +32,10 @@ export const openApiPlugin = fp<ApiInfo>(
     app.decorate('routeTable', table);
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) table.push({ method, url: route.url });
+      // The document and its reference describe the API to anyone about to get a token: no token needed to read them.
+      if (route.url === OPENAPI_PATH || route.url.startsWith(DOCS_PREFIX)) {
+        route.config = { ...(route.config as object), public: true };
+      }
     });
     await app.register(swagger, {
       openapi: {

@@ -14,7 +14,7 @@ export function instrumentHttp(app: FastifyInstance, service: string): void {
     httpRequests.inc({ service, method: request.method, route, status: String(reply.statusCode) });
     httpRequestSeconds.observe({ service, method: request.method, route }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', { config: { public: true } }, async (_request, reply) => {
     reply.header('content-type', METRICS_CONTENT_TYPE);
     return metricsText();
   });

@@ -376,11 +376,12 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     }
   }
 
-  if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs))) {
-    upsertSearchAttributes([{ key: KEEL_STATUS, value: NOT_RECORDED_STATUS }]);
-    return { status: NOT_RECORDED_STATUS, summary: 'the submission was never recorded', createdFiles: [] };
-  }
   try {
+    // Inside the try: a job cancelled before a worker took it is cancelled here, and still ends with its error event.
+    if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs))) {
+      upsertSearchAttributes([{ key: KEEL_STATUS, value: NOT_RECORDED_STATUS }]);
+      return { status: NOT_RECORDED_STATUS, summary: 'the submission was never recorded', createdFiles: [] };
+    }
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
 
     // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.

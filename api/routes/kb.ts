@@ -180,8 +180,13 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/v1/kb/attachment',
-      // No response schema: the 200 body is the file's bytes, which the JSON serializer must not touch.
-      { schema: { querystring: z.object({ path: HubFilePathSchema }) } },
+      // No 200 schema: the body is the file's bytes, which the JSON serializer must not touch. Errors as every kb route.
+      {
+        schema: {
+          querystring: z.object({ path: HubFilePathSchema }),
+          response: { 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
+        },
+      },
       async (request, reply) => {
         const hub = hubOf(deps);
         const principal = principalOf(request);
@@ -194,12 +199,15 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         );
         if (!file) throw new NotFoundError(`hub attachment ${request.query.path}`);
         // Attachments are whatever a page held (HTML and SVG included): never let a browser run them as this origin.
-        return reply
-          .header('content-type', file.contentType)
-          .header('content-security-policy', "sandbox; default-src 'none'")
-          .header('x-content-type-options', 'nosniff')
-          .header('etag', `"${file.sha256}"`)
-          .send(file.bytes);
+        return (
+          reply
+            .header('content-type', file.contentType)
+            .header('content-security-policy', "sandbox; default-src 'none'")
+            .header('x-content-type-options', 'nosniff')
+            .header('etag', `"${file.sha256}"`)
+            // The declared schemas are the error bodies; a 200 is raw bytes, which the serializer passes through.
+            .send(file.bytes as never)
+        );
       },
     );
 

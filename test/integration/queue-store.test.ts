@@ -322,7 +322,7 @@ describe.each(implementations)('$name queue store', ({ name, sharedAcrossStores,
           allowed: false,
           remaining: 10,
           retryAfterMs: expect.any(Number) as number,
-          resetMs: expect.any(Number),
+          resetMs: expect.any(Number) as number,
         },
       });
       if (refused.outcome === 'refused') expectWithinWindow(refused.decision.retryAfterMs, 60);

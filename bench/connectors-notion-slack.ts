@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { NotionToMarkdown } from 'notion-to-md';
 import type { BlockNode } from '../connectors/notion/api-schemas';
 import { BlockSchema } from '../connectors/notion/api-schemas';
-import { renderBlocks } from '../connectors/notion/render-blocks';
+import { renderBlocks, withParsedPayload } from '../connectors/notion/render-blocks';
 import type { SlackMessage } from '../connectors/slack/api-schemas';
 import { SlackMessageSchema } from '../connectors/slack/api-schemas';
 import { ChannelPolicySchema } from '../connectors/slack/config';
@@ -56,7 +56,8 @@ function blockTree(total: number): { roots: unknown[]; children: Map<string, unk
 
 function toNodes(blocks: unknown[], children: Map<string, unknown[]>): BlockNode[] {
   return blocks.map((raw) => {
-    const block = BlockSchema.parse(raw);
+    // As the client reads them: the block and its payload parsed once, at the boundary.
+    const block = withParsedPayload(BlockSchema.parse(raw));
     return { block, children: toNodes(children.get(block.id) ?? [], children) };
   });
 }

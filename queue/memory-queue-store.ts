@@ -1,10 +1,12 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { QueueStore } from './queue-store';
 import {
+  allowance,
   assertAmount,
   assertCost,
   assertRateLimit,
   assertTtl,
+  assertWindowSpends,
   decide,
   deliver,
   rateKeyPrefix,
@@ -118,6 +120,32 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
         assertRateLimit(points, durationSeconds);
         assertAmount(amount);
         if (amount > 0) await limiterFor(points, durationSeconds).penalty(key, amount);
+      });
+    },
+
+    consumeAll({ unlessFlags = [], windows }) {
+      return exclusive(async () => {
+        assertOpen();
+        assertWindowSpends(windows);
+        const flag = unlessFlags.find((f) => liveEntry(prefix + f) !== undefined);
+        if (flag !== undefined) return { outcome: 'flagged' as const, flag };
+        // Every window is read before any is written (and nothing else runs in between), as in the Redis script.
+        const open = await Promise.all(
+          windows.map(async (w) => windowOf(await limiterFor(w.points, w.durationSeconds).get(w.key), w.points)),
+        );
+        const index = windows.findIndex((w, i) => open[i]!.used + w.cost > w.points);
+        if (index >= 0) {
+          const { points, durationSeconds } = windows[index]!;
+          const { used, resetMs } = open[index]!;
+          return { outcome: 'refused' as const, index, decision: refusal(points, durationSeconds, used, resetMs) };
+        }
+        const decisions = await Promise.all(
+          windows.map(async (w) => {
+            const res = await limiterFor(w.points, w.durationSeconds).consume(w.key, w.cost);
+            return allowance(w.points, res.consumedPoints, res.msBeforeNext);
+          }),
+        );
+        return { outcome: 'allowed' as const, decisions };
       });
     },
 

@@ -25,6 +25,14 @@ export interface QueueStore {
    * (tokens a provider reports after the fact), which a refusal could not undo. Opens a window if none is open.
    */
   charge(key: string, points: number, durationSeconds: number, amount: number): Promise<void>;
+  /**
+   * Several `consume`s and flag checks as one atomic step (one round trip in Redis): when a flag of `unlessFlags` is
+   * set, answers the first such flag and spends nothing; otherwise spends `cost` of every window in `windows`, or
+   * none of them when one would be taken past its limit (answering the first such window, in the given order, and
+   * leaving every window exactly as it was). A window keeps the meaning it has for `consume`. With no windows it
+   * only checks the flags. Two entries for the same window are refused as a caller error.
+   */
+  consumeAll(request: { unlessFlags?: readonly string[]; windows: readonly WindowSpend[] }): Promise<BatchDecision>;
   /** Reads the window `key` without spending; a key with no open window reads `used: 0, resetMs: 0`. */
   peek(key: string, points: number, durationSeconds: number): Promise<RateWindow>;
   /** Sets a flag that disappears after `ttlMs` (e.g. a job's cancel flag). */
@@ -58,6 +66,22 @@ export interface RateDecision {
   /** Milliseconds until the window this decision was counted in ends, allowed or not (0: no window is open). */
   resetMs: number;
 }
+
+/** One window a `consumeAll` spends from: `cost` points of the window `key` that allows `points` per `durationSeconds`. */
+export interface WindowSpend {
+  key: string;
+  points: number;
+  durationSeconds: number;
+  cost: number;
+}
+
+export type BatchDecision =
+  /** A flag of `unlessFlags` is set (the first one set, in the given order); nothing was spent. */
+  | { outcome: 'flagged'; flag: string }
+  /** `windows[index]` refused as `consume` would have; nothing was spent in any window. */
+  | { outcome: 'refused'; index: number; decision: RateDecision }
+  /** Every window was spent; one decision per window, in the given order. */
+  | { outcome: 'allowed'; decisions: RateDecision[] };
 
 export interface RateWindow {
   /** Points spent in the open window; above `limit` only after `charge`. */

@@ -2,13 +2,16 @@ import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import {
+  allowance,
   assertAmount,
   assertCost,
   assertRateLimit,
   assertTtl,
+  assertWindowSpends,
   decide,
   deliver,
   rateKeyPrefix,
+  refusal,
   windowOf,
   type Listener,
 } from './store-helpers';
@@ -77,6 +80,44 @@ end
 return {used, ttl}
 `;
 
+/**
+ * `consumeAll` in one round trip, atomic as every script is: KEYS are the flags to check, then the windows (the very
+ * keys rate-limiter-flexible keeps them under, so `consume`, `peek` and this script share them); ARGV[1] is the number
+ * of flags, then points, window seconds and cost per window. Each window follows the exact script above: read
+ * every window first and write only when all fit, so a refusal leaves every window as it was.
+ * Answers {0, flag index}, {1, window index, used, pttl} (refused) or {2, used, pttl, used, pttl, ...} (allowed).
+ */
+const consumeAllScript = `
+local flags = tonumber(ARGV[1])
+for i = 1, flags do
+  if redis.call('exists', KEYS[i]) == 1 then return {0, i} end
+end
+local windows = #KEYS - flags
+local ttls = {}
+for j = 1, windows do
+  local key = KEYS[flags + j]
+  local used = tonumber(redis.call('get', key) or '0')
+  local ttl = redis.call('pttl', key)
+  if used + tonumber(ARGV[j * 3 + 1]) > tonumber(ARGV[j * 3 - 1]) then return {1, j, used, ttl} end
+  ttls[j] = ttl
+end
+local out = {2}
+for j = 1, windows do
+  local key = KEYS[flags + j]
+  local used = redis.call('incrby', key, ARGV[j * 3 + 1])
+  local ttl = ttls[j]
+  if ttl < 0 then
+    ttl = tonumber(ARGV[j * 3]) * 1000
+    redis.call('pexpire', key, ttl)
+  end
+  out[#out + 1] = used
+  out[#out + 1] = ttl
+end
+return out
+`;
+
+type ConsumeAllReply = [0, number] | [1, number, number, number] | [2, ...number[]];
+
 // Bounds the whole connect-and-PING handshake: connectTimeout only covers the TCP connect, not a peer that
 // accepts the socket and then never answers.
 const handshakeTimeoutMs = 10_000;
@@ -88,6 +129,11 @@ const handshakeTimeoutMs = 10_000;
  */
 export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOptions): Promise<QueueStore> {
   const commands = await connect(new Redis(url, connectionOptions), url);
+  // ioredis sends EVALSHA and falls back to EVAL once when Redis does not know the script yet.
+  commands.defineCommand('keelConsumeAll', { lua: consumeAllScript });
+  const consumeAllCommand = (
+    commands as unknown as Record<string, (...args: string[]) => Promise<ConsumeAllReply>>
+  ).keelConsumeAll!.bind(commands);
   const limiters = new Map<string, RateLimiterRedis>();
   const channels = new Map<string, Channel>();
   let subscriber: Promise<Redis> | undefined;
@@ -163,6 +209,27 @@ export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOpti
       assertRateLimit(points, durationSeconds);
       assertAmount(amount);
       if (amount > 0) await limiterFor(points, durationSeconds, true).penalty(key, amount);
+    },
+
+    async consumeAll({ unlessFlags = [], windows }) {
+      assertWindowSpends(windows);
+      const keys = [
+        ...unlessFlags.map((flag) => prefix + flag),
+        ...windows.map((w) => limiterFor(w.points, w.durationSeconds).getKey(w.key)),
+      ];
+      const args = [String(unlessFlags.length)];
+      for (const w of windows) args.push(String(w.points), String(w.durationSeconds), String(w.cost));
+      const reply = await consumeAllCommand(String(keys.length), ...keys, ...args);
+      if (reply[0] === 0) return { outcome: 'flagged', flag: unlessFlags[reply[1] - 1]! };
+      if (reply[0] === 1) {
+        const index = reply[1] - 1;
+        const { points, durationSeconds } = windows[index]!;
+        return { outcome: 'refused', index, decision: refusal(points, durationSeconds, reply[2], reply[3]) };
+      }
+      return {
+        outcome: 'allowed',
+        decisions: windows.map((w, i) => allowance(w.points, reply[1 + i * 2]!, reply[2 + i * 2]!)),
+      };
     },
 
     async peek(key, points, durationSeconds) {

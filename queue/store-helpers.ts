@@ -1,6 +1,6 @@
 // Shared by the Redis and in-process stores, so both implementations validate and answer identically.
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateDecision, RateWindow } from './queue-store';
+import type { RateDecision, RateWindow, WindowSpend } from './queue-store';
 
 export type Listener = (message: string) => void;
 
@@ -70,6 +70,26 @@ export function assertRateLimit(points: number, durationSeconds: number): void {
   if (!Number.isSafeInteger(durationSeconds) || durationSeconds < 1) {
     throw new RangeError(`durationSeconds must be a positive integer, got ${durationSeconds}`);
   }
+}
+
+/**
+ * A `consumeAll`'s windows: each a valid consume, and no window twice (both entries would be checked against the
+ * same count, so together they could overshoot the limit each fits alone).
+ */
+export function assertWindowSpends(windows: readonly WindowSpend[]): void {
+  const seen = new Set<string>();
+  for (const { key, points, durationSeconds, cost } of windows) {
+    assertRateLimit(points, durationSeconds);
+    assertCost(cost);
+    const id = `${points}:${durationSeconds}:${key}`;
+    if (seen.has(id)) throw new RangeError(`window ${key} (${points} per ${durationSeconds} s) is listed twice`);
+    seen.add(id);
+  }
+}
+
+/** What a consume that was allowed reports, for a window now holding `used` points and ending in `resetMs`. */
+export function allowance(points: number, used: number, resetMs: number): RateDecision {
+  return { allowed: true, remaining: Math.max(0, points - used), retryAfterMs: 0, resetMs: Math.max(0, resetMs) };
 }
 
 export function assertTtl(ttlMs: number): void {

@@ -14,14 +14,23 @@ export const DEFAULT_COOLDOWN_MS = 30 * 1000;
 
 /** What the walk needs of the free-quota ledger (routing/ledger.ts implements it over the queue store). */
 export interface LedgerPort {
-  reserve(
+  /**
+   * One store round trip before each call: refused when a flag of `unlessFlags` is set or the model is cooling
+   * down, else (with a quota) the request's windows are reserved all or nothing. Never throws (fails open).
+   */
+  admit(
     modelKey: string,
-    quota: { rpm: number; tpm: number; rpd: number },
+    quota: { rpm: number; tpm: number; rpd: number } | undefined,
     estimatedTokens: number,
-  ): Promise<{ ok: true; reservation: unknown } | { ok: false; dimension: string; retryAfterMs: number }>;
+    unlessFlags: readonly string[],
+  ): Promise<
+    | { outcome: 'admitted'; reservation?: unknown }
+    | { outcome: 'flagged'; flag: string }
+    | { outcome: 'cooling_down' }
+    | { outcome: 'quota_spent'; dimension: string; retryAfterMs: number }
+  >;
   settle(reservation: unknown, actualTokens: number): Promise<void>;
   cooldown(modelKey: string, ms: number): Promise<void>;
-  coolingDown(modelKey: string): Promise<boolean>;
 }
 
 export interface DispatchDeps {
@@ -33,8 +42,8 @@ export interface DispatchDeps {
   keyOf(provider: string): Promise<string | undefined>;
   adapterFor(wire: Wire): WireAdapter;
   ledger: LedgerPort;
-  /** Shared flags (queue store) so an unfunded provider is skipped by every replica. */
-  flags: { setFlag(key: string, ttlMs: number): Promise<void>; hasFlag(key: string): Promise<boolean> };
+  /** Shared flags (queue store) so an unfunded provider is skipped by every replica; the ledger's `admit` reads them. */
+  flags: { setFlag(key: string, ttlMs: number): Promise<void> };
   log: (line: string) => void;
 }
 
@@ -148,31 +157,31 @@ export async function dispatch(
       passOver(candidate, 'provider_auth_refused', true, false);
       continue;
     }
-    if (await deps.flags.hasFlag(unfundedFlag(candidate.provider))) {
+    const admitted = await deps.ledger.admit(
+      modelKey(candidate),
+      row.quota,
+      row.quota ? estimateTokens(request.messages, request.tools, row) : 0,
+      [unfundedFlag(candidate.provider)],
+    );
+    if (admitted.outcome === 'flagged') {
       passOver(candidate, 'provider_unfunded', false, false);
       continue;
     }
-    if (await deps.ledger.coolingDown(modelKey(candidate))) {
+    if (admitted.outcome === 'cooling_down') {
       passOver(candidate, 'rate_limited_cooldown', false, false);
       continue;
     }
-    let reservation: unknown;
     if (row.quota) {
-      const reserved = await deps.ledger.reserve(
-        modelKey(candidate),
-        row.quota,
-        estimateTokens(request.messages, request.tools, row),
-      );
       freeQuota.inc({
         provider: candidate.provider,
-        outcome: reserved.ok ? 'granted' : `denied_${reserved.dimension}`,
+        outcome: admitted.outcome === 'admitted' ? 'granted' : `denied_${admitted.dimension}`,
       });
-      if (!reserved.ok) {
-        passOver(candidate, `free_quota_spent:${reserved.dimension}`, false, false);
-        continue;
-      }
-      reservation = reserved.reservation;
     }
+    if (admitted.outcome === 'quota_spent') {
+      passOver(candidate, `free_quota_spent:${admitted.dimension}`, false, false);
+      continue;
+    }
+    const reservation = admitted.reservation;
 
     if (previous) {
       llmFallbacks.inc({ reason: previous.reason.replace(/:.*/, '') });
@@ -214,8 +223,13 @@ export async function dispatch(
       llmTokens.inc({ ...series, kind: 'input' }, reply.usage.inputTokens);
       llmTokens.inc({ ...series, kind: 'output' }, reply.usage.outputTokens);
       llmCostUsd.inc(series, cost(row, reply));
-      if (reservation !== undefined)
-        await deps.ledger.settle(reservation, reply.usage.inputTokens + reply.usage.outputTokens);
+      // Not awaited: the reply is in hand, and the settle is already on its way to the store ahead of anything this
+      // process asks it next (one connection, in order); the ledger's own reads wait for it.
+      if (reservation !== undefined) {
+        deps.ledger
+          .settle(reservation, reply.usage.inputTokens + reply.usage.outputTokens)
+          .catch((err: unknown) => deps.log(`${modelKey(candidate)}: settle failed: ${String(err)}`));
+      }
       return {
         provider: candidate.provider,
         model: reply.model || candidate.model,

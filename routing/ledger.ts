@@ -41,12 +41,33 @@ export interface Reservation {
 export type ReserveResult =
   { ok: true; reservation: Reservation } | { ok: false; dimension: QuotaDimension; retryAfterMs: number };
 
+export type AdmitResult =
+  /** The call may go ahead; `reservation` (to settle afterwards) only when a quota was given. */
+  | { outcome: 'admitted'; reservation?: Reservation }
+  /** A flag of the caller's `unlessFlags` is set (the first in order); nothing was taken. */
+  | { outcome: 'flagged'; flag: string }
+  /** The model is held after a provider 429; nothing was taken. */
+  | { outcome: 'cooling_down' }
+  /** As a refused `reserve`: nothing was taken. */
+  | { outcome: 'quota_spent'; dimension: QuotaDimension; retryAfterMs: number };
+
 export interface QuotaLedger {
   /**
    * Takes one request from `rpm` and `rpd` and `estimatedTokens` from `tpm`, all or nothing: when a window
    * refuses, whatever the others gave is refunded and the answer names that window and when it rolls.
    */
   reserve(modelKey: string, quota: Quota, estimatedTokens: number): Promise<ReserveResult>;
+  /**
+   * Everything the walk asks before one call, in one store round trip: refused when a flag of `unlessFlags` is set
+   * (checked first, in order) or the model is cooling down; otherwise, with a `quota`, reserves as `reserve` does.
+   * Fails open like every operation: with the store down the call is admitted, no flag counts as set.
+   */
+  admit(
+    modelKey: string,
+    quota: Quota | undefined,
+    estimatedTokens: number,
+    unlessFlags?: readonly string[],
+  ): Promise<AdmitResult>;
   /** Moves the tpm hold from the estimate to `actualTokens`; usage above the estimate is charged, never refused. */
   settle(reservation: Reservation, actualTokens: number): Promise<void>;
   /** The model's windows as GET /v1/models shows them (the counters `reserve` spends). */
@@ -59,8 +80,8 @@ export interface QuotaLedger {
 const windowSeconds: Record<QuotaDimension, number> = { rpm: 60, tpm: 60, rpd: 86_400 };
 
 /**
- * Reserve order: the day first, so a model whose day is spent is refused without touching (and giving back) its
- * minute windows for the hours until the day rolls; tokens last, as the likeliest refusal within a minute.
+ * The order windows are checked in, which decides the window a refusal names when several are spent: the day
+ * first, since its refusal holds for hours and is the one worth reporting; tokens last.
  */
 const reserveOrder: readonly QuotaDimension[] = ['rpd', 'rpm', 'tpm'];
 
@@ -75,99 +96,118 @@ export function createQuotaLedger(
 ): QuotaLedger {
   // A reservation settles once; a second settle (a retry path settling again) must not move tokens twice.
   const settled = new WeakSet<Reservation>();
+  // Settles still on their way to the store; `usage` waits for them.
+  const unsettled = new Set<Promise<void>>();
 
   function failed(operation: string, modelKey: string, err: unknown, outcome: string): void {
     const reason = err instanceof Error ? err.message : String(err);
     log(`${operation} ${modelKey} failed (${reason}); ${outcome}`);
   }
 
-  interface Taken {
-    dimension: QuotaDimension;
-    amount: number;
-    /** See Reservation.tpmWindowEndsAt; the same bound for each window taken from. */
-    endsAt: number;
-  }
-
-  /** Refunds `taken`, skipping windows that have ended (their points went with them). */
-  async function giveBack(modelKey: string, quota: Quota, taken: Taken[]): Promise<void> {
-    await Promise.all(
-      taken
-        .filter(({ endsAt }) => Date.now() < endsAt)
-        .map(({ dimension, amount }) =>
-          store.refund(quotaKey(modelKey, dimension), quota[dimension], windowSeconds[dimension], amount),
-        ),
-    );
-  }
-
   function permissiveReservation(modelKey: string, quota: Quota): Reservation {
     return { modelKey, quota, tokens: 0, tpmWindowEndsAt: 0, permissive: true };
   }
 
+  /**
+   * Flags, cooldown and every window of the quota in one `consumeAll`: all or nothing, so a refused window leaves
+   * the others untouched and there is nothing to give back.
+   */
+  async function admit(
+    operation: string,
+    modelKey: string,
+    quota: Quota | undefined,
+    estimatedTokens: number,
+    unlessFlags: readonly string[],
+    checkCooldown: boolean,
+  ): Promise<AdmitResult> {
+    const flags = checkCooldown ? [...unlessFlags, quotaKey(modelKey, 'cooldown')] : unlessFlags;
+    // An estimate above the whole minute budget could never fit and would shut the model out for good; holding
+    // the whole budget is the most it can mean. Settling charges the true usage, however high.
+    const tokens = quota ? Math.min(wholeTokens(estimatedTokens), quota.tpm) : 0;
+    const dimensions = quota ? reserveOrder.filter((d) => d !== 'tpm' || tokens > 0) : [];
+    const costs: Record<QuotaDimension, number> = { rpd: 1, rpm: 1, tpm: tokens };
+    try {
+      // Noted before the request goes out: Redis measures `resetMs` later, so `sentAt + resetMs` is never after
+      // the window's true end, and a refund checked against it never lands in the next window by our clock.
+      const sentAt = Date.now();
+      const decision = await store.consumeAll({
+        unlessFlags: flags,
+        windows: quota
+          ? dimensions.map((dimension) => ({
+              key: quotaKey(modelKey, dimension),
+              points: quota[dimension],
+              durationSeconds: windowSeconds[dimension],
+              cost: costs[dimension],
+            }))
+          : [],
+      });
+      if (decision.outcome === 'flagged') {
+        // The cooldown is checked last, so a flag the caller did not name is the cooldown.
+        return unlessFlags.includes(decision.flag) ? decision : { outcome: 'cooling_down' };
+      }
+      if (decision.outcome === 'refused') {
+        return {
+          outcome: 'quota_spent',
+          dimension: dimensions[decision.index]!,
+          retryAfterMs: decision.decision.retryAfterMs,
+        };
+      }
+      if (!quota) return { outcome: 'admitted' };
+      const tpm = dimensions.indexOf('tpm');
+      const tpmWindowEndsAt = tpm >= 0 ? sentAt + decision.decisions[tpm]!.resetMs : 0;
+      return { outcome: 'admitted', reservation: { modelKey, quota, tokens, tpmWindowEndsAt, permissive: false } };
+    } catch (err) {
+      // The call goes ahead unheld and untracked: the ledger never stands in the way because of itself.
+      failed(operation, modelKey, err, 'allowing the call');
+      return { outcome: 'admitted', reservation: quota && permissiveReservation(modelKey, quota) };
+    }
+  }
+
+  async function settleNow(reservation: Reservation, actualTokens: number): Promise<void> {
+    try {
+      if (reservation.permissive || settled.has(reservation)) return;
+      settled.add(reservation);
+      const { modelKey, quota, tokens } = reservation;
+      const key = quotaKey(modelKey, 'tpm');
+      const actual = wholeTokens(actualTokens);
+      if (actual < tokens) {
+        if (Date.now() < reservation.tpmWindowEndsAt) {
+          await store.refund(key, quota.tpm, windowSeconds.tpm, tokens - actual);
+        }
+      } else if (actual > tokens) {
+        // Already spent at the provider: counted in the window open now, past the limit if need be.
+        await store.charge(key, quota.tpm, windowSeconds.tpm, actual - tokens);
+      }
+    } catch (err) {
+      failed('settle', nameOf(reservation), err, 'tpm left as reserved');
+    }
+  }
+
   return {
     async reserve(modelKey, quota, estimatedTokens) {
-      // An estimate above the whole minute budget could never fit and would shut the model out for good; holding
-      // the whole budget is the most it can mean. Settling charges the true usage, however high.
-      const tokens = Math.min(wholeTokens(estimatedTokens), quota.tpm);
-      const costs: Record<QuotaDimension, number> = { rpd: 1, rpm: 1, tpm: tokens };
-      const taken: Taken[] = [];
-      try {
-        for (const dimension of reserveOrder) {
-          const cost = costs[dimension];
-          if (cost === 0) continue;
-          // Noted before the request goes out: Redis measures `resetMs` later, so `sentAt + resetMs` is never after
-          // the window's true end, and a refund checked against it never lands in the next window by our clock.
-          const sentAt = Date.now();
-          const decision = await store.consume(
-            quotaKey(modelKey, dimension),
-            quota[dimension],
-            windowSeconds[dimension],
-            cost,
-          );
-          if (!decision.allowed) {
-            try {
-              await giveBack(modelKey, quota, taken);
-            } catch (err) {
-              // The refusal stands; what could not be given back stays counted until its window rolls.
-              failed('reserve', modelKey, err, `could not give back ${taken.map((t) => t.dimension).join(', ')}`);
-            }
-            return { ok: false, dimension, retryAfterMs: decision.retryAfterMs };
-          }
-          taken.push({ dimension, amount: cost, endsAt: sentAt + decision.resetMs });
-        }
-      } catch (err) {
-        // The call goes ahead, so whatever was already taken counts a real request and stays taken.
-        failed('reserve', modelKey, err, 'allowing the call');
-        return { ok: true, reservation: permissiveReservation(modelKey, quota) };
+      // No flag and no cooldown is asked about, so the answer is a reservation or a spent window.
+      const admitted = await admit('reserve', modelKey, quota, estimatedTokens, [], false);
+      if (admitted.outcome === 'quota_spent') {
+        return { ok: false, dimension: admitted.dimension, retryAfterMs: admitted.retryAfterMs };
       }
-      const tpm = taken.find((t) => t.dimension === 'tpm');
-      return {
-        ok: true,
-        reservation: { modelKey, quota, tokens, tpmWindowEndsAt: tpm?.endsAt ?? 0, permissive: false },
-      };
+      const reservation = admitted.outcome === 'admitted' ? admitted.reservation : undefined;
+      return { ok: true, reservation: reservation ?? permissiveReservation(modelKey, quota) };
     },
 
-    async settle(reservation, actualTokens) {
-      try {
-        if (reservation.permissive || settled.has(reservation)) return;
-        settled.add(reservation);
-        const { modelKey, quota, tokens } = reservation;
-        const key = quotaKey(modelKey, 'tpm');
-        const actual = wholeTokens(actualTokens);
-        if (actual < tokens) {
-          if (Date.now() < reservation.tpmWindowEndsAt) {
-            await store.refund(key, quota.tpm, windowSeconds.tpm, tokens - actual);
-          }
-        } else if (actual > tokens) {
-          // Already spent at the provider: counted in the window open now, past the limit if need be.
-          await store.charge(key, quota.tpm, windowSeconds.tpm, actual - tokens);
-        }
-      } catch (err) {
-        failed('settle', nameOf(reservation), err, 'tpm left as reserved');
-      }
+    admit: (modelKey, quota, estimatedTokens, unlessFlags = []) =>
+      admit('admit', modelKey, quota, estimatedTokens, unlessFlags, true),
+
+    settle(reservation, actualTokens) {
+      const work = settleNow(reservation, actualTokens);
+      unsettled.add(work);
+      void work.finally(() => unsettled.delete(work));
+      return work;
     },
 
     async usage(modelKey, quota) {
       try {
+        // The walk does not wait for its settles (the reply is already in hand); what this process reports must.
+        if (unsettled.size > 0) await Promise.all(unsettled);
         const peek = (dimension: QuotaDimension) =>
           store.peek(quotaKey(modelKey, dimension), quota[dimension], windowSeconds[dimension]);
         const [rpm, tpm, rpd] = await Promise.all([peek('rpm'), peek('tpm'), peek('rpd')]);

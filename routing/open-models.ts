@@ -35,11 +35,9 @@ export async function buildRouter(
       return entry && (await resolveProviderKey(entry, credentials, secrets)).key;
     },
     ledger: createQuotaLedger(queue, log),
-    // Like the ledger, a provider's unfunded flag is an optimisation: with the store down, no provider is skipped.
-    flags: {
-      hasFlag: (key) => queue.hasFlag(key).catch(() => false),
-      setFlag: (key, ttlMs) => queue.setFlag(key, ttlMs).catch(() => undefined),
-    },
+    // Like the ledger (which reads the flag), a provider's unfunded flag is an optimisation: with the store down,
+    // no provider is skipped.
+    flags: { setFlag: (key, ttlMs) => queue.setFlag(key, ttlMs).catch(() => undefined) },
     log,
   });
 }

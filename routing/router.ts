@@ -83,21 +83,37 @@ export function createModelRouter(deps: RouterDeps): ModelRouter {
     }),
   });
 
+  function decide(level: LevelRouting): RouteDecision {
+    const resolution = named(resolveCandidates(level.pins?.length ? pinnable : routable, deps.controls, level));
+    if (resolution.candidates.length > 0) return { ...resolution, offline: false };
+    const demo = demoCandidate(deps.catalog);
+    if (!demo) return { ...resolution, offline: false };
+    return {
+      ...resolution,
+      candidates: named({ ...resolution, candidates: [demo] }).candidates,
+      offline: true,
+      notes: [
+        ...resolution.notes,
+        `${level.role}: no configured provider can serve this level; using the offline demo model`,
+      ],
+    };
+  }
+
+  // The catalog, controls and keys are fixed for the router's life, so a decision depends only on the level's
+  // routing input: every level of every job resolves one of a few of them, each once per process.
+  const decisions = new Map<string, RouteDecision>();
+
   return {
     resolve(level) {
-      const resolution = named(resolveCandidates(level.pins?.length ? pinnable : routable, deps.controls, level));
-      if (resolution.candidates.length > 0) return { ...resolution, offline: false };
-      const demo = demoCandidate(deps.catalog);
-      if (!demo) return { ...resolution, offline: false };
-      return {
-        ...resolution,
-        candidates: named({ ...resolution, candidates: [demo] }).candidates,
-        offline: true,
-        notes: [
-          ...resolution.notes,
-          `${level.role}: no configured provider can serve this level; using the offline demo model`,
-        ],
-      };
+      const key = routingKey(level);
+      let decision = decisions.get(key);
+      if (!decision) {
+        decision = decide(level);
+        // Bounded for a process resolving unbounded distinct inputs (scenarios with ever-new pins): start over.
+        if (decisions.size >= maxCachedDecisions) decisions.clear();
+        decisions.set(key, decision);
+      }
+      return copyOf(decision);
     },
     call: (request) =>
       dispatch(
@@ -137,5 +153,30 @@ async function listing(deps: RouterDeps, row: ModelRow): Promise<ModelListing> {
     },
     configured: deps.configured.has(row.provider),
     allowed: allowedByControls(deps.controls, row.provider, row.model),
+  };
+}
+
+/** Distinct routing inputs a router remembers decisions for. */
+const maxCachedDecisions = 1_000;
+
+/** Every field of a level that resolution reads, in a fixed order (two equal levels give one key). */
+function routingKey(level: LevelRouting): string {
+  return JSON.stringify([
+    level.role,
+    level.budget ?? null,
+    level.requirements ?? null,
+    level.effort ?? null,
+    level.pins ?? null,
+    level.fallbacks ?? null,
+  ]);
+}
+
+/** A decision the caller may change freely without changing the one remembered. */
+function copyOf(decision: RouteDecision): RouteDecision {
+  return {
+    ...decision,
+    candidates: decision.candidates.map((c) => ({ ...c })),
+    band: decision.band && [...decision.band],
+    notes: [...decision.notes],
   };
 }

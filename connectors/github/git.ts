@@ -62,3 +62,24 @@ export async function shallowClone(input: {
 export async function headSha(dir: string, signal?: AbortSignal): Promise<string> {
   return (await git(['rev-parse', 'HEAD'], { cwd: dir, signal })).trim();
 }
+
+/**
+ * The SHA `branch` points at on the remote, without fetching anything (`git ls-remote`); undefined when the remote has
+ * no such branch or tag. A branch wins over a tag of the same name, as `git clone --branch` prefers it; a tag reads
+ * as the commit it points at.
+ */
+export async function remoteHead(input: {
+  url: string;
+  branch: string;
+  secrets?: readonly string[];
+  signal?: AbortSignal;
+}): Promise<string | undefined> {
+  const out = await git(['ls-remote', '--', input.url, input.branch], { secrets: input.secrets, signal: input.signal });
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const [sha, ref] = line.trim().split(/\s+/);
+    if (sha && ref) refs.set(ref, sha);
+  }
+  const { branch } = input;
+  return refs.get(`refs/heads/${branch}`) ?? refs.get(`refs/tags/${branch}^{}`) ?? refs.get(`refs/tags/${branch}`);
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Connector, ConnectorContext, ConnectorStep } from '../contract';
 import { loadGithubConfig, type GithubEnv, type RepoPolicy } from './config';
-import { headSha, shallowClone } from './git';
+import { headSha, remoteHead, shallowClone } from './git';
 import { renderFileRecord } from './render';
 import { decideFile, policyMatchers, walkRepository } from './walk';
 
@@ -27,8 +27,9 @@ export function cloneUrl(base: string, policy: RepoPolicy, token: string | undef
 }
 
 /**
- * The code-host connector over already parsed settings. Per repository: a shallow single-branch clone, HEAD compared
- * to the cursor (equal → the repository is skipped, a cursor-only step), else every file through the spec's per-file
+ * The code-host connector over already parsed settings. Per repository: the remote's head (`git ls-remote`) compared to
+ * the cursor (equal → the repository is skipped without cloning, a cursor-only step), else a shallow single-branch
+ * clone (its HEAD compared again, for a branch that moved in between), and every file through the spec's per-file
  * steps, one record each; the repository's cursor entry moves to the new SHA only after its last file, so a crash
  * mid-repository walks it again (writes are idempotent).
  */
@@ -57,13 +58,24 @@ async function* readRepositories(
   const secrets = token ? [token] : [];
   for (const policy of config.CONNECTOR_GITHUB_REPOS) {
     const key = `${policy.owner}/${policy.repo}`;
+    const url = cloneUrl(config.GITHUB_GIT_BASE_URL, policy, token);
+    // A no-change run asks the remote for its head and stops there: no clone, no walk.
+    if (cursor[key]) context.log(`github: asking ${config.GITHUB_GIT_BASE_URL}/${key}.git for ${policy.branch}`);
+    const remote = cursor[key]
+      ? await remoteHead({ url, branch: policy.branch, secrets, signal: context.signal })
+      : undefined;
+    if (remote !== undefined && remote === cursor[key]) {
+      context.log(`github: ${key} unchanged at ${remote.slice(0, 7)}, skipped`);
+      yield { cursor };
+      continue;
+    }
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-github-'));
     try {
       const checkout = path.join(dir, 'repo');
       // The log names the address without the token; git errors are redacted by shallowClone.
       context.log(`github: cloning ${config.GITHUB_GIT_BASE_URL}/${key}.git (${policy.branch})`);
       await shallowClone({
-        url: cloneUrl(config.GITHUB_GIT_BASE_URL, policy, token),
+        url,
         branch: policy.branch,
         dir: checkout,
         secrets,

@@ -4,7 +4,7 @@ import { BlockSchema, listSchema, PageSchema, SearchResultSchema } from './api-s
 import type { Clock } from '../clock';
 import { fetchRetrying, UpstreamError } from '../http';
 import { SlidingWindowLimiter } from './rate-limit';
-import { TYPES_WITH_RENDERED_CHILDREN } from './render-blocks';
+import { TYPES_WITH_RENDERED_CHILDREN, withParsedPayload } from './render-blocks';
 
 /** The API version whose JSON the schemas describe. */
 export const NOTION_VERSION = '2022-06-28';
@@ -102,7 +102,7 @@ export class NotionClient {
       for (const block of list.results) {
         const children =
           block.has_children && TYPES_WITH_RENDERED_CHILDREN.has(block.type) ? await this.blockTree(block.id) : [];
-        nodes.push({ block, children });
+        nodes.push({ block: withParsedPayload(block), children });
       }
       startCursor = list.has_more && list.next_cursor ? list.next_cursor : undefined;
     } while (startCursor);

@@ -42,15 +42,56 @@ export const TYPES_WITH_RENDERED_CHILDREN = new Set([
   'column',
 ]);
 
+/** The payload schema of each type the renderer reads a payload of. */
+const PAYLOAD_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
+  ...['paragraph', 'heading_1', 'heading_2', 'heading_3', 'bulleted_list_item', 'numbered_list_item', 'quote'].map(
+    (type) => [type, TextPayload] as const,
+  ),
+  ['to_do', ToDoPayload],
+  ['callout', CalloutPayload],
+  ['code', CodePayload],
+  ...['image', 'video', 'file', 'pdf'].map((type) => [type, FilePayload] as const),
+  ...['bookmark', 'embed', 'link_preview'].map((type) => [type, UrlPayload] as const),
+  ...['child_page', 'child_database'].map((type) => [type, TitlePayload] as const),
+  ['table', TablePayload],
+  ['table_row', TableRowPayload],
+]);
+
+// Payloads parsed where their block is read (`withParsedPayload`), so rendering reads them without parsing again:
+// re-parsing every payload at render time was half of the render's cost.
+const parsedPayloads = new WeakMap<Block, { schema: z.ZodType; value: unknown }>();
+
+/**
+ * Parses a block's payload once, at the boundary where the block is read (client.ts). A payload that does not parse
+ * is left as it is, for the renderer to report exactly as it would have.
+ */
+export function withParsedPayload(block: Block): Block {
+  const schema = PAYLOAD_SCHEMAS.get(block.type);
+  if (schema) {
+    const parsed = schema.safeParse((block as Record<string, unknown>)[block.type] ?? {});
+    if (parsed.success) parsedPayloads.set(block, { schema, value: parsed.data });
+  }
+  return block;
+}
+
 function payload<S extends z.ZodType>(block: Block, schema: S): z.output<S> {
+  const parsed = parsedPayloads.get(block);
+  if (parsed?.schema === schema) return parsed.value as z.output<S>;
   return schema.parse((block as Record<string, unknown>)[block.type] ?? {});
 }
 
+/** Prefixes every non-empty line (a loop rather than split/map/join: every list item of the tree passes here). */
 function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((line) => (line === '' ? line : prefix + line))
-    .join('\n');
+  let out = '';
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    const stop = end < 0 ? text.length : end;
+    if (stop > start) out += prefix;
+    out += end < 0 ? text.slice(start) : text.slice(start, end + 1);
+    if (end < 0) return out;
+    start = end + 1;
+  }
 }
 
 const FILE_TYPES = new Set(['image', 'video', 'file', 'pdf']);
@@ -150,10 +191,16 @@ function renderListItem(node: BlockNode, number: number, links: Links): string {
 }
 
 function quoted(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => (line === '' ? '>' : `> ${line}`))
-    .join('\n');
+  let out = '';
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    const line = end < 0 ? text.slice(start) : text.slice(start, end);
+    out += line === '' ? '>' : `> ${line}`;
+    if (end < 0) return out;
+    out += '\n';
+    start = end + 1;
+  }
 }
 
 /** One non-list block; its children, where shown, follow it (quotes and callouts keep them inside the quote). */
@@ -216,7 +263,7 @@ function renderBlock(node: BlockNode, links: Links): string {
  * URL with the expiry beside it.
  */
 export function renderBlocks(nodes: readonly BlockNode[], links?: ReadonlyMap<string, FileLink>): string {
-  const parts: string[] = [];
+  let out = '';
   let previousType: string | undefined;
   let number = 0;
   for (const node of nodes) {
@@ -227,9 +274,9 @@ export function renderBlocks(nodes: readonly BlockNode[], links?: ReadonlyMap<st
       previousType = type;
       continue;
     }
-    const sameList = LIST_TYPES.has(type) && LIST_TYPES.has(previousType ?? '') && parts.length > 0;
-    parts.push(parts.length === 0 ? rendered : `${sameList ? '\n' : '\n\n'}${rendered}`);
+    if (out !== '') out += LIST_TYPES.has(type) && LIST_TYPES.has(previousType ?? '') ? '\n' : '\n\n';
+    out += rendered;
     previousType = type;
   }
-  return parts.join('');
+  return out;
 }

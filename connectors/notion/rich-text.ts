@@ -2,8 +2,19 @@ import type { RichText } from './api-schemas';
 
 /** Applies `mark` to the text between leading and trailing whitespace: `** bold **` is not bold in CommonMark. */
 function around(text: string, mark: (core: string) => string): string {
-  const [, lead, core, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
-  return core ? `${lead}${mark(core)}${trail}` : text;
+  // Index scans rather than a regex: a lazy core between two greedy runs backtracks on every span.
+  let start = 0;
+  while (start < text.length && isSpace(text.charCodeAt(start))) start += 1;
+  if (start === text.length) return text;
+  let end = text.length;
+  while (isSpace(text.charCodeAt(end - 1))) end -= 1;
+  return `${text.slice(0, start)}${mark(text.slice(start, end))}${text.slice(end)}`;
+}
+
+/** `\s` as a JavaScript regex reads it. */
+function isSpace(code: number): boolean {
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  return code > 127 && /\s/.test(String.fromCharCode(code));
 }
 
 function wrap(text: string, marker: string): string {
@@ -36,7 +47,9 @@ export function renderSpan(span: RichText): string {
 }
 
 export function renderRichText(spans: readonly RichText[] | undefined): string {
-  return (spans ?? []).map(renderSpan).join('');
+  let out = '';
+  for (const span of spans ?? []) out += renderSpan(span);
+  return out;
 }
 
 export function plainText(spans: readonly RichText[] | undefined): string {

@@ -115,8 +115,14 @@ describe('the GitHub connector run', () => {
 
   it('skips the whole repository when HEAD is unchanged and writes nothing', async () => {
     const before = await indexed();
-    const report = await runGithub();
+    const lines: string[] = [];
+    const report = await runGithub({}, (line) => lines.push(line));
     expect(report).toMatchObject({ records: 0, written: [], unchanged: 0, steps: 1 });
+    // The remote's head answered it: nothing was cloned.
+    expect(lines.filter((line) => line.startsWith('github:'))).toEqual([
+      `github: asking ${host.baseUrl}/acme/widgets.git for main`,
+      `github: acme/widgets unchanged at ${firstSha.slice(0, 7)}, skipped`,
+    ]);
     expect(await indexed()).toEqual(before);
     expect(await readConnectorCursor(kb.db.pool, 'github')).toEqual({ 'acme/widgets': firstSha });
   });
@@ -156,7 +162,8 @@ describe('the GitHub connector run', () => {
       },
       (line) => lines.push(line),
     );
-    await expect(failing).rejects.toThrow('git clone failed');
+    // With a cursor from the runs above, the first git command is the remote-head check; without one, the clone.
+    await expect(failing).rejects.toThrow(/git (ls-remote|clone) failed/);
     const message = await failing.catch((err: Error) => err.message);
     expect(message).not.toContain('ghp_topsecret123');
     expect(lines.join('\n')).not.toContain('ghp_topsecret123');

@@ -212,6 +212,35 @@ describe.each(implementations)('$name quota ledger', ({ name, sharedAcrossStores
     expect(await ledger.coolingDown('free/held')).toBe(true);
   });
 
+  it("admit checks the caller's flags, then the cooldown, then reserves as reserve does", async () => {
+    const quota: Quota = { rpm: 2, tpm: 1_000, rpd: 10 };
+    const store = stores[0]!;
+    await store.setFlag('provider:admit:unfunded', 60_000);
+
+    const flagged = await ledger.admit('free/admit-a', quota, 10, ['provider:none', 'provider:admit:unfunded']);
+    await ledger.cooldown('free/admit-a', 60_000);
+    const flaggedFirst = await ledger.admit('free/admit-a', quota, 10, ['provider:admit:unfunded']);
+    const cooling = await ledger.admit('free/admit-a', quota, 10, ['provider:none']);
+    const admitted = await ledger.admit('free/admit-b', quota, 600, ['provider:none']);
+    const spent = await ledger.admit('free/admit-b', quota, 600, []);
+    const unmetered = await ledger.admit('paid/admit-c', undefined, 600, ['provider:none']);
+
+    expect(flagged).toEqual({ outcome: 'flagged', flag: 'provider:admit:unfunded' });
+    expect(flaggedFirst).toEqual({ outcome: 'flagged', flag: 'provider:admit:unfunded' });
+    expect(cooling).toEqual({ outcome: 'cooling_down' });
+    expect(spent).toEqual({ outcome: 'quota_spent', dimension: 'tpm', retryAfterMs: expect.any(Number) as number });
+    expect(unmetered).toEqual({ outcome: 'admitted' });
+    // Nothing was taken for a flagged, cooling or refused model; the admitted one holds its estimate until settled.
+    let usage = await ledger.usage('free/admit-a', quota);
+    expect([usage.rpd.used, usage.rpm.used, usage.tpm.used]).toEqual([0, 0, 0]);
+    usage = await ledger.usage('free/admit-b', quota);
+    expect([usage.rpd.used, usage.rpm.used, usage.tpm.used]).toEqual([1, 1, 600]);
+    if (admitted.outcome !== 'admitted' || !admitted.reservation) throw new Error(JSON.stringify(admitted));
+    // Not awaited, as the walk does: the ledger's own reads still see it.
+    void ledger.settle(admitted.reservation, 200);
+    expect((await ledger.usage('free/admit-b', quota)).tpm.used).toBe(200);
+  });
+
   it('every ledger operation is permissive when the store errors', async () => {
     // A store whose connection is gone: every command it is asked for fails.
     const broken = await open(prefix);
@@ -226,8 +255,10 @@ describe.each(implementations)('$name quota ledger', ({ name, sharedAcrossStores
     const usage = await failing.usage('free/outage', quota);
     await failing.cooldown('free/outage', 1_000);
     const cooling = await failing.coolingDown('free/outage');
+    const admitted = await failing.admit('free/outage', quota, 5, ['provider:outage:unfunded']);
 
     expect(reserved.ok).toBe(true);
+    expect(admitted.outcome).toBe('admitted');
     expect(again.ok).toBe(true);
     expect(usage).toEqual({
       rpm: { used: 0, limit: 1, resetMs: 0 },
@@ -242,6 +273,7 @@ describe.each(implementations)('$name quota ledger', ({ name, sharedAcrossStores
       'usage free/outage',
       'cooldown free/outage',
       'coolingDown free/outage',
+      'admit free/outage',
     ]);
     for (const line of failures) expect(line).toMatch(/failed \(.+\)/);
   });

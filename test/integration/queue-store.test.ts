@@ -283,6 +283,124 @@ describe.each(implementations)('$name queue store', ({ name, sharedAcrossStores,
     });
   });
 
+  describe('consumeAll', () => {
+    const windows = (who: string, tokens: number) => [
+      { key: `day:${who}`, points: 5, durationSeconds: 86_400, cost: 1 },
+      { key: `minute:${who}`, points: 2, durationSeconds: 60, cost: 1 },
+      { key: `tokens:${who}`, points: 100, durationSeconds: 60, cost: tokens },
+    ];
+
+    it('spends every window at once, sharing the windows `consume` and `peek` see', async () => {
+      await store.consume('tokens:ivan', 100, 60, 10);
+
+      const decision = await store.consumeAll({ windows: windows('ivan', 30) });
+
+      if (decision.outcome !== 'allowed') throw new Error(`expected allowed, got ${JSON.stringify(decision)}`);
+      expect(
+        decision.decisions.map(({ allowed, remaining, retryAfterMs }) => [allowed, remaining, retryAfterMs]),
+      ).toEqual([
+        [true, 4, 0],
+        [true, 1, 0],
+        [true, 60, 0],
+      ]);
+      expectWithinWindow(decision.decisions[0]!.resetMs, 86_400);
+      expectWithinWindow(decision.decisions[2]!.resetMs, 60);
+      expect((await store.peek('day:ivan', 5, 86_400)).used).toBe(1);
+      expect((await store.peek('tokens:ivan', 100, 60)).used).toBe(40);
+    });
+
+    it('refuses all or nothing, naming the first window that does not fit', async () => {
+      await store.consumeAll({ windows: windows('judy', 90) });
+
+      // The day and the minute fit, the tokens do not: nothing is spent anywhere.
+      const refused = await store.consumeAll({ windows: windows('judy', 20) });
+
+      expect(refused).toEqual({
+        outcome: 'refused',
+        index: 2,
+        decision: {
+          allowed: false,
+          remaining: 10,
+          retryAfterMs: expect.any(Number) as number,
+          resetMs: expect.any(Number) as number,
+        },
+      });
+      if (refused.outcome === 'refused') expectWithinWindow(refused.decision.retryAfterMs, 60);
+      expect((await store.peek('day:judy', 5, 86_400)).used).toBe(1);
+      expect((await store.peek('minute:judy', 2, 60)).used).toBe(1);
+      expect((await store.peek('tokens:judy', 100, 60)).used).toBe(90);
+
+      // A smaller cost still fits; then the minute is spent, and the earlier windows refuse before the later ones.
+      expect((await store.consumeAll({ windows: windows('judy', 10) })).outcome).toBe('allowed');
+      const minuteSpent = await store.consumeAll({ windows: windows('judy', 100) });
+      expect(minuteSpent).toMatchObject({ outcome: 'refused', index: 1, decision: { allowed: false, remaining: 0 } });
+      expect((await store.peek('tokens:judy', 100, 60)).used).toBe(100);
+    });
+
+    it('opens no window when the cost could never fit', async () => {
+      const refused = await store.consumeAll({ windows: windows('ken', 101) });
+
+      expect(refused).toEqual({
+        outcome: 'refused',
+        index: 2,
+        decision: { allowed: false, remaining: 100, retryAfterMs: 60_000, resetMs: 0 },
+      });
+      expect(await store.peek('day:ken', 5, 86_400)).toEqual({ used: 0, limit: 5, resetMs: 0 });
+    });
+
+    it('spends nothing when a flag is set, naming the first one set', async () => {
+      await store.setFlag('held:b', 60_000);
+      await store.setFlag('held:c', 60_000);
+
+      const flagged = await store.consumeAll({
+        unlessFlags: ['held:a', 'held:b', 'held:c'],
+        windows: windows('leo', 1),
+      });
+      const flagsOnly = await store.consumeAll({ unlessFlags: ['held:a'], windows: [] });
+
+      expect(flagged).toEqual({ outcome: 'flagged', flag: 'held:b' });
+      expect(flagsOnly).toEqual({ outcome: 'allowed', decisions: [] });
+      expect((await store.peek('day:leo', 5, 86_400)).used).toBe(0);
+    });
+
+    it('rejects a window listed twice and limits it cannot honour', async () => {
+      const twice = [
+        { key: 'tokens:mia', points: 10, durationSeconds: 60, cost: 6 },
+        { key: 'tokens:mia', points: 10, durationSeconds: 60, cost: 6 },
+      ];
+      await expect(store.consumeAll({ windows: twice })).rejects.toThrow(RangeError);
+      await expect(
+        store.consumeAll({ windows: [{ key: 'tokens:mia', points: 10, durationSeconds: 60, cost: 0 }] }),
+      ).rejects.toThrow(RangeError);
+      expect((await store.peek('tokens:mia', 10, 60)).used).toBe(0);
+    });
+
+    it(
+      sharedAcrossStores
+        ? 'never overshoots any window when replicas spend concurrently'
+        : 'never overshoots any window when callers spend concurrently',
+      async () => {
+        const replicas = sharedAcrossStores ? [store, await openStore(prefix), await openStore(prefix)] : [store];
+        const storm = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            replicas[i % replicas.length]!.consumeAll({
+              windows: [
+                { key: 'storm:minute', points: 20, durationSeconds: 60, cost: 1 },
+                { key: 'storm:tokens', points: 1_000, durationSeconds: 60, cost: 70 },
+              ],
+            }),
+          ),
+        );
+
+        // 1,000 tokens hold 14 calls of 70; the minute's 20 never come into play.
+        expect(storm.filter((d) => d.outcome === 'allowed')).toHaveLength(14);
+        expect(storm.filter((d) => d.outcome === 'refused' && d.index === 1)).toHaveLength(16);
+        expect((await store.peek('storm:minute', 20, 60)).used).toBe(14);
+        expect((await store.peek('storm:tokens', 1_000, 60)).used).toBe(980);
+      },
+    );
+  });
+
   describe('flags', () => {
     it('is set until its ttl passes, then gone', async () => {
       expect(await store.hasFlag('cancel:job-1')).toBe(false);
@@ -440,6 +558,19 @@ describe('redis queue store, seen from Redis', () => {
     expect(await redis.pttl(key)).toBeGreaterThan(0);
     expect(await redis.pttl(key)).toBeLessThanOrEqual(ttlBefore);
     expect(await redis.keys(`*unused:${probe}*`)).toEqual([]);
+  });
+
+  it('consumeAll keeps its windows under the keys `consume` uses, with the window TTL, and writes nothing refused', async () => {
+    const window = { key: `all:${probe}`, points: 3, durationSeconds: 60, cost: 2 };
+    await store.consumeAll({ windows: [window] });
+
+    const refused = await store.consumeAll({ windows: [{ ...window, key: `fresh:${probe}` }, window] });
+
+    expect(refused.outcome).toBe('refused');
+    expect(await redis.get(`${prefix}rate:3:60:all:${probe}`)).toBe('2');
+    expect(await redis.pttl(`${prefix}rate:3:60:all:${probe}`)).toBeGreaterThan(0);
+    expect(await redis.keys(`*fresh:${probe}*`)).toEqual([]);
+    expect(await store.consume(`all:${probe}`, 3, 60, 2)).toMatchObject({ allowed: false, remaining: 1 });
   });
 
   it('subscribes to the prefixed channel once, and leaves it when the last local subscriber goes', async () => {

@@ -103,6 +103,19 @@ test('resolution returns the whole ordered band, strongest first, and routing_de
   expect(decision.offline).toBe(false);
 });
 
+test('resolving the same level again gives an equal decision the caller may change freely', async () => {
+  const r = await router();
+  const level = { role: 'L2.architect', budget: 'frontier', requirements: ['tool_use'] };
+  const first = r.resolve(level);
+  const expected = structuredClone(first);
+  first.candidates.splice(0, 1);
+  first.candidates[0]!.model = 'changed';
+  first.notes.push('changed');
+
+  expect(r.resolve({ ...level, requirements: ['tool_use'] })).toEqual(expected);
+  expect(r.resolve({ ...level, budget: 'cheap' }).candidates[0]).not.toEqual(expected.candidates[0]);
+});
+
 test('a provider omitted from team controls never appears, without an error', async () => {
   const decision = (await router({ providers: { alpha: {} } })).resolve({ role: 'L2.architect', budget: 'frontier' });
   expect(decision.candidates.some((c) => c.provider === 'beta')).toBe(false);

@@ -55,7 +55,7 @@ async function startServer(mode: Mode, schema: string, instanceId: string): Prom
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines = readline.createInterface({ input: child.stdout! });
+  const lines = readline.createInterface({ input: child.stdout });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
     lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));

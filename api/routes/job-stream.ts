@@ -13,12 +13,24 @@ function lastEventId(header: string | string[] | undefined, query: number | unde
   return fromHeader ?? query ?? 0;
 }
 
+/**
+ * Live events reach every stream of a job as one shared envelope (jobs/live-events.ts), so each is serialized once
+ * and the text reused for every other stream; replayed rows are each stream's own and are serialized as they come.
+ */
+const serialized = new WeakMap<object, string>();
+function serializeOnce(data: unknown): string {
+  if (typeof data !== 'object' || data === null) return JSON.stringify(data);
+  let text = serialized.get(data);
+  if (text === undefined) serialized.set(data, (text = JSON.stringify(data)));
+  return text;
+}
+
 export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/v1/jobs/:id/stream',
       {
-        sse: { kind: 'only', heartbeat: true },
+        sse: { kind: 'only', heartbeat: true, serializer: serializeOnce },
         schema: {
           params: z.object({ id: z.string().min(1).max(100) }),
           querystring: z.object({ last_event_id: z.coerce.number().int().min(0).optional() }),

@@ -68,29 +68,35 @@ export async function recordSubmission(
   enqueue: (client: PoolClient) => Promise<void>,
 ): Promise<void> {
   await withTransaction(pool, async (client) => {
-    if (sub.projectSlug) {
-      await client.query(
-        'INSERT INTO projects (slug, name, org_id) VALUES ($1, $1, $2) ON CONFLICT (slug) DO NOTHING',
-        [sub.projectSlug, sub.orgId],
-      );
-    }
-    if (sub.newWorkflow) {
-      await client.query(
-        `INSERT INTO workflows (workflow_id, project_slug, created_by, org_id, scenario)
-         VALUES ($1, $2, $3, $4, COALESCE($5, 'build'))`,
-        [sub.workflowId, sub.projectSlug ?? null, sub.createdBy, sub.orgId, sub.scenario ?? null],
-      );
-    } else {
-      await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [sub.workflowId]);
-    }
+    // One statement for every row (one round trip while the transaction holds its connection, not four). Foreign keys
+    // between the rows are checked at the end of the statement, when all of them exist.
     await client.query(
-      'INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ($1, $2, $3, $4)',
-      [sub.promptId, sub.workflowId, sub.prompt, sub.createdBy],
-    );
-    await client.query(
-      `INSERT INTO job_runs (job_id, workflow_id, prompt_id, status, model_tier, created_by, org_id, task_queue)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7)`,
-      [sub.jobId, sub.workflowId, sub.promptId, sub.modelTier ?? null, sub.createdBy, sub.orgId, sub.taskQueue],
+      `WITH project AS (
+         INSERT INTO projects (slug, name, org_id) SELECT $1::text, $1::text, $2 WHERE $1::text IS NOT NULL
+         ON CONFLICT (slug) DO NOTHING
+       ), new_workflow AS (
+         INSERT INTO workflows (workflow_id, project_slug, created_by, org_id, scenario)
+         SELECT $3, $1::text, $4, $2, COALESCE($5::text, 'build') WHERE $6::boolean
+       ), touched_workflow AS (
+         UPDATE workflows SET updated_at = now() WHERE workflow_id = $3 AND NOT $6::boolean
+       ), prompt AS (
+         INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ($7, $3, $8, $4)
+       )
+       INSERT INTO job_runs (job_id, workflow_id, prompt_id, status, model_tier, created_by, org_id, task_queue)
+       VALUES ($9, $3, $7, 'queued', $10, $4, $2, $11)`,
+      [
+        sub.projectSlug ?? null,
+        sub.orgId,
+        sub.workflowId,
+        sub.createdBy,
+        sub.scenario ?? null,
+        Boolean(sub.newWorkflow),
+        sub.promptId,
+        sub.prompt,
+        sub.jobId,
+        sub.modelTier ?? null,
+        sub.taskQueue,
+      ],
     );
     // The client lets a caller write rows of its own (a roadmap, a vertical) in the same transaction.
     await enqueue(client);

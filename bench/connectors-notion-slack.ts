@@ -11,7 +11,7 @@ import type { SlackMessage } from '../connectors/slack/api-schemas';
 import { SlackMessageSchema } from '../connectors/slack/api-schemas';
 import { ChannelPolicySchema } from '../connectors/slack/config';
 import { bucketChannelDays, renderChannelDay } from '../connectors/slack/render-day';
-import { param } from './measure';
+import { param, printJson } from './measure';
 import { runBench } from './run-bench';
 
 const span = (content: string, bold = false) => ({
@@ -147,6 +147,15 @@ async function main(): Promise<void> {
   }
   console.log(`slack: ${days} channel-days of ${messages.length / days} messages (best of ${rounds})`);
   console.log(`  ${((days / best) * 1000).toFixed(0)} channel-days/s (${best.toFixed(1)} ms)`);
+  // Loaded by bench/connectors.ts, that bench prints the JSON line; run alone, this one does.
+  if (require.main === module) {
+    printJson('connectors-notion-slack', {
+      notion_keel_ms: ours,
+      notion_to_md_ms: theirs,
+      notion_ratio_theirs_over_keel: theirs / ours,
+      slack_channel_days_per_s: (days / best) * 1000,
+    });
+  }
 }
 
 runBench(main);

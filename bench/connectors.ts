@@ -24,7 +24,7 @@ import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { kbEnv } from '../kb/config';
 import { openKnowledgeHub, type KnowledgeHub } from '../kb/hub';
-import { param } from './measure';
+import { param, printJson } from './measure';
 import { runBench } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -37,8 +37,11 @@ export interface ConnectorBenchContext {
   report(name: string, value: string): void;
 }
 
+const figures: Record<string, string> = {};
+
 function report(name: string, value: string): void {
   console.log(`${name.padEnd(44)} ${value}`);
+  figures[name] = value;
 }
 
 /** A repository of `files` source files (~2 KB each, spread over nested directories), committed once. */
@@ -125,6 +128,7 @@ async function main(): Promise<void> {
     report('github re-read / first run', `${((reread.ms / first.ms) * 100).toFixed(1)} %`);
 
     await runNotionSlackMeasures({ pool, hub, report });
+    printJson('connectors', figures);
     await hub.close();
   } finally {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);

@@ -19,7 +19,7 @@ import { identityTables } from '../db/qualified-tables';
 import { createToken } from '../db/tokens';
 import { createQueueStore } from '../queue/create-queue-store';
 import { startBenchApi } from './api';
-import { loadGets, loadRow, param } from './measure';
+import { loadGets, loadRow, param, printJson } from './measure';
 import { runBench, Teardown } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -132,10 +132,17 @@ async function measure(teardown: Teardown): Promise<void> {
     ['console /api/v1 (preflight + proxy)', consoleUrl, `/api${page}`, { cookie }],
     ['console /api/session (preflight only)', consoleUrl, '/api/session', { cookie }],
   ];
+  const results: Array<{ call: string; rps: number; p50_ms: number; p99_ms: number }> = [];
   for (const [label, base, path, headers] of rows) {
     const result = await loadGets(new URL(base), path, headers, LOAD);
     console.log(loadRow(label, result));
+    results.push({ call: label, rps: result.rps, p50_ms: result.p50, p99_ms: result.p99 });
   }
+  const direct = results[0]!;
+  printJson('console-bff', {
+    rows: results,
+    ratios_p50_vs_machine_token: Object.fromEntries(results.map((r) => [r.call, r.p50_ms / direct.p50_ms])),
+  });
 }
 
 runBench(main);

@@ -35,7 +35,7 @@ import { createQueueStore } from '../queue/create-queue-store';
 import type { QueueStore } from '../queue/queue-store';
 import { startBenchApi } from './api';
 import { launchChromium } from './chromium';
-import { param, percentile } from './measure';
+import { param, percentile, printJson } from './measure';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ORG = 'org-bench-console';
@@ -430,6 +430,18 @@ async function main(): Promise<void> {
     console.log(`  ${frameLine('baseline: bare page, idle', idle)}`);
     console.log(`  ${frameLine(`job page, ${events} events streaming in`, streaming)}`);
     await context.close();
+    printJson('console', {
+      js_gzip_bytes: shipped.gzip,
+      first_render_ms: {
+        bare: { cold: median(bare.cold), warm: median(bare.warm) },
+        workflow_list: { cold: median(list.cold), warm: median(list.warm) },
+        job_page: { cold: median(job.cold), warm: median(job.warm) },
+        job_page_to_final: { cold: median(jobFull.cold), warm: median(jobFull.warm) },
+      },
+      job_page_over_bare_warm_ratio: median(job.warm) / median(bare.warm),
+      frame_p99_ms: { bare_idle: percentile(idle, 0.99), streaming: percentile(streaming, 0.99) },
+      frame_p99_ratio: percentile(streaming, 0.99) / percentile(idle, 0.99),
+    });
   } finally {
     await browser.close();
     await stack.close();

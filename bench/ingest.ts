@@ -6,7 +6,7 @@
 // Each phase runs N operations with C in flight, in R interleaved rounds, after a warm-up that is not counted.
 // Numbers are printed, never asserted.
 // Needs PostgreSQL (BENCH_POSTGRES_DSN; a throwaway schema, dropped at the end) and Redis (BENCH_REDIS_URL).
-// Run: npm run build && node dist/bench/ingest.js [--n=300] [--c=8] [--warmup=30] [--rounds=3]  (or BENCH_N, ...)
+// Run: npm run build && node dist/bench/ingest.js [--n=300] [--c=8] [--warmup=30] [--rounds=3] [--json]  (or BENCH_N, ...)
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { WorkflowStartOptions } from '@temporalio/client';
@@ -17,7 +17,7 @@ import { findTemporalCli } from '../temporal/cli-path';
 import { KEEL_CREATED_BY, KEEL_SEARCH_ATTRIBUTES, KEEL_STATUS, KEEL_WORKFLOW_ID } from '../pure/search-attributes';
 import type { runJob } from '../workflows/job';
 import { startBenchApi } from './api';
-import { param, percentile } from './measure';
+import { param, percentile, printJson } from './measure';
 import { runBench, Teardown } from './run-bench';
 import { throwawaySchema } from './throwaway-schema';
 
@@ -187,6 +187,16 @@ async function main(): Promise<void> {
       `p99 ${(keel.p99 / base.p99).toFixed(2)}x`;
     console.log(`\nKeel / bare start:    ${ratios(bare)}`);
     console.log(`Keel / start as Keel: ${ratios(keelLike)}`);
+    printJson('ingest', {
+      n,
+      c,
+      phases: results.map((r) => ({ name: r.name, ops_per_s: r.perSecond, p50_ms: r.p50, p99_ms: r.p99 })),
+      rate_ratio_vs_bare: keel.perSecond / bare.perSecond,
+      p50_ratio_vs_bare: keel.p50 / bare.p50,
+      p99_ratio_vs_bare: keel.p99 / bare.p99,
+      rate_ratio_vs_start_as_keel: keel.perSecond / keelLike.perSecond,
+      p50_ratio_vs_start_as_keel: keel.p50 / keelLike.p50,
+    });
   } finally {
     await teardown.run();
   }

@@ -35,7 +35,7 @@ import { KEEL_SEARCH_ATTRIBUTES } from '../pure/search-attributes';
 import { startKeelWorker } from '../temporal/worker';
 import { bareActivities } from './bare-activities';
 import type { bareJob } from './bare-workflows';
-import { param, percentile } from './measure';
+import { param, percentile, printJson } from './measure';
 import { runBench, Teardown } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -416,6 +416,13 @@ async function main(): Promise<void> {
         `mean ${(keel.mean / bare.mean).toFixed(2)}x`,
     );
     console.log(`load average (1/5/15 min) at the end: ${loadAverage()}`);
+    printJson('job', {
+      keel: { p50_ms: keel.p50, p90_ms: keel.p90, mean_ms: keel.mean, jobs: keel.count },
+      bare: { p50_ms: bare.p50, p90_ms: bare.p90, mean_ms: bare.mean, jobs: bare.count },
+      p50_ratio: keel.p50 / bare.p50,
+      p90_ratio: keel.p90 / bare.p90,
+      mean_ratio: keel.mean / bare.mean,
+    });
   } finally {
     await teardown.run((name, step) => within(STEP_TIMEOUT_MS, `teardown ${name}`, step));
   }

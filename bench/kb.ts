@@ -18,7 +18,7 @@ import { indexPaths } from '../kb/indexer';
 import { khIdFor } from '../kb/kh-id';
 import { searchKnowledge } from '../kb/search';
 import { levelsUpTo } from '../kb/sensitivity';
-import { param, percentile } from './measure';
+import { param, percentile, printJson } from './measure';
 import { runBench } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -156,6 +156,19 @@ async function main(): Promise<void> {
         .slice(0, 2)
         .join(' / ')}`,
     );
+    const p50 = (samples: number[]) =>
+      percentile(
+        [...samples].sort((a, b) => a - b),
+        0.5,
+      );
+    printJson('kb', {
+      index_chunks_per_s: indexed / indexSeconds,
+      hybrid_p50_ms: p50(hybrid),
+      hnsw_p50_ms: p50(viaIndex),
+      scan_p50_ms: p50(viaScan),
+      hnsw_over_scan_p50_ratio: p50(viaIndex) / p50(viaScan),
+      recall_at_10: recall / texts.length,
+    });
   } finally {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
     await pool.end();

@@ -69,3 +69,16 @@ export async function loadGets(
 export function loadRow(label: string, { rps, p50, p99 }: LoadResult): string {
   return `${label} | ${rps.toFixed(0)} | ${p50.toFixed(2)} | ${p99.toFixed(2)}`;
 }
+
+/** True when the bench was run with `--json`: it then ends its output with one JSON object of its figures. */
+export function wantsJson(): boolean {
+  return process.argv.includes('--json');
+}
+
+/** With `--json`, prints `figures` as the last line of output (one JSON object, numbers rounded to 0.01). */
+export function printJson(bench: string, figures: Record<string, unknown>): void {
+  if (!wantsJson()) return;
+  const round = (_key: string, value: unknown) =>
+    typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 100) / 100 : value;
+  console.log(JSON.stringify({ bench, ...figures }, round));
+}

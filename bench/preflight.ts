@@ -11,7 +11,7 @@ import { migrateIdentity } from '../auth/migrate';
 import { identityTables } from '../db/qualified-tables';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
-import { loadGets, loadRow, param } from './measure';
+import { loadGets, loadRow, param, printJson } from './measure';
 import { runBench } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -59,6 +59,7 @@ async function main(): Promise<void> {
 
     console.log(`GET /internal/preflight, ${N} requests, ${CONCURRENCY} concurrent, keep-alive HTTP on loopback`);
     console.log('check | req/s | p50 ms | p99 ms');
+    const results: Array<{ check: string; rps: number; p50_ms: number; p99_ms: number }> = [];
     for (const [label, query] of [
       ['cookie-cache hit (no database)', ''],
       ['database-backed session (fresh=1)', '?fresh=1'],
@@ -66,7 +67,13 @@ async function main(): Promise<void> {
     ] as const) {
       const result = await loadGets(new URL(address), `/internal/preflight${query}`, { cookie }, LOAD);
       console.log(loadRow(label, result));
+      results.push({ check: label, rps: result.rps, p50_ms: result.p50, p99_ms: result.p99 });
     }
+    printJson('preflight', {
+      rows: results,
+      p50_ratio_fresh_vs_cached: results[1]!.p50_ms / results[0]!.p50_ms,
+      p50_ratio_budget_vs_cached: results[2]!.p50_ms / results[0]!.p50_ms,
+    });
   } finally {
     await app.close();
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -14,7 +14,7 @@ import type { EventEnvelope } from '../events/envelope';
 import { DEFAULT_BUILD_LIMITS } from '../products/build-runner';
 import { startFakeVercel } from '../test/fakes/fake-vercel';
 import { startInfrastructure, startKeel } from '../test/integration/harness';
-import { param, percentile } from './measure';
+import { param, percentile, printJson } from './measure';
 import { runBench, Teardown } from './run-bench';
 
 async function main(): Promise<void> {
@@ -79,6 +79,16 @@ async function measure(n: number, teardown: Teardown): Promise<void> {
     };
     show('product build (#build, demo model, real build + deploy to the local Vercel server)', product);
     show('default build scenario job (same stack, demo model)', plain);
+    const p50 = (samples: number[]) =>
+      percentile(
+        [...samples].sort((a, b) => a - b),
+        0.5,
+      );
+    printJson('product-build', {
+      product_build_p50_ms: p50(product),
+      default_job_p50_ms: p50(plain),
+      p50_ratio: p50(product) / p50(plain),
+    });
   }
 }
 

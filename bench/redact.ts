@@ -2,6 +2,7 @@
 // next to a baseline measured in the same run: one linear regex pass over the same input.
 // Run: npm run build && node dist/bench/redact.js
 import { redactPrompt } from '../jobs/redact';
+import { printJson } from './measure';
 
 const CASES: Array<[string, string]> = [
   ['dotted words (200 kB)', 'a.'.repeat(100_000)],
@@ -21,8 +22,11 @@ function timeMs(fn: () => unknown, repeats = 5): number {
 }
 
 console.log('case | redactPrompt ms (median of 5) | baseline linear pass ms | ratio');
+const rows: Array<{ case: string; redact_ms: number; baseline_ms: number; ratio: number }> = [];
 for (const [name, input] of CASES) {
   const redact = timeMs(() => redactPrompt(input));
   const baseline = timeMs(() => input.replace(/[a-z]+/g, ''));
   console.log(`${name} | ${redact.toFixed(1)} | ${baseline.toFixed(1)} | ${(redact / baseline).toFixed(1)}x`);
+  rows.push({ case: name, redact_ms: redact, baseline_ms: baseline, ratio: redact / baseline });
 }
+printJson('redact', { rows });

@@ -13,6 +13,7 @@ import { shippedModelFiles } from '../routing/config';
 import { startDemoModelServer } from '../routing/demo-model/server';
 import { createQuotaLedger } from '../routing/ledger';
 import { buildRouter, withDemoAt } from '../routing/open-models';
+import { printJson } from './measure';
 import { runBench } from './run-bench';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -127,6 +128,17 @@ async function main(): Promise<void> {
     console.log(
       `   reserve+settle: ${ledgerOps.toFixed(0)} ops/s | bare INCR: ${redisOps.toFixed(0)} ops/s | ratio ${(ledgerOps / redisOps).toFixed(3)}x`,
     );
+    printJson('routing', {
+      resolve_us_per_op: resolveUs,
+      baseline_sort_us_per_op: sortUs,
+      resolve_ratio: resolveUs / sortUs,
+      direct_p50_ms: d,
+      routed_p50_ms: r,
+      dispatch_ratio: r / d,
+      ledger_ops_per_s: ledgerOps,
+      redis_incr_ops_per_s: redisOps,
+      ledger_ratio: ledgerOps / redisOps,
+    });
   } finally {
     await queue.close();
     await demo.close();

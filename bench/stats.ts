@@ -17,7 +17,7 @@ import type { Pool } from 'pg';
 import { statsQuery, type StatsFilter } from '../db/stats';
 import { createToken } from '../db/tokens';
 import { startReadOnlyBenchApi } from './api';
-import { param, percentile } from './measure';
+import { param, percentile, printJson } from './measure';
 import { runBench, Teardown } from './run-bench';
 import { throwawaySchema } from './throwaway-schema';
 
@@ -189,6 +189,7 @@ async function main(): Promise<void> {
     }
     const cell = (text: string, width: number) => text.padEnd(width);
     console.log(`\n${cell('scope', 18)}${cell('path', 26)}${cell('p50 ms', 10)}${cell('p99 ms', 10)}max ms`);
+    const results: Array<{ scope: string; path: string; p50_ms: number; p99_ms: number }> = [];
     for (const scope of scopes) {
       for (const [path, label] of [
         ['api', 'GET /v1/stats (HTTP)'],
@@ -199,8 +200,18 @@ async function main(): Promise<void> {
           `${cell(scope.name, 18)}${cell(label, 26)}${cell(percentile(sorted, 0.5).toFixed(1), 10)}` +
             `${cell(percentile(sorted, 0.99).toFixed(1), 10)}${sorted.at(-1)!.toFixed(1)}`,
         );
+        results.push({ scope: scope.name, path, p50_ms: percentile(sorted, 0.5), p99_ms: percentile(sorted, 0.99) });
       }
     }
+    printJson('stats', {
+      rows: results,
+      p50_ratio_api_over_sql: Object.fromEntries(
+        scopes.map((scope) => {
+          const [api, sql] = ['api', 'sql'].map((p) => results.find((r) => r.scope === scope.name && r.path === p)!);
+          return [scope.name, api!.p50_ms / sql!.p50_ms];
+        }),
+      ),
+    });
   } finally {
     await teardown.run();
   }

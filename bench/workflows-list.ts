@@ -29,7 +29,7 @@ import {
   type WorkflowCursor,
 } from '../db/workflow-list';
 import { startReadOnlyBenchApi } from './api';
-import { param, percentile } from './measure';
+import { param, percentile, printJson } from './measure';
 import { runBench, Teardown } from './run-bench';
 import { throwawaySchema } from './throwaway-schema';
 
@@ -324,9 +324,21 @@ async function main(): Promise<void> {
             .join(' | '),
       );
     line(['layer', 'scope', 'page', 'p50', 'p95', 'p99', 'max']);
+    const figures: Array<Record<string, unknown>> = [];
     for (let i = 0; i < results.length; i += 2) {
       const [first, deep] = [results[i]!, results[i + 1]!];
       const [a, b] = [stats(first.samples), stats(deep.samples)];
+      figures.push({
+        layer: first.layer,
+        scope: first.scope,
+        deep_page: deep.page,
+        page1_p50_ms: a.p50,
+        page1_p99_ms: a.p99,
+        deep_p50_ms: b.p50,
+        deep_p99_ms: b.p99,
+        p50_ratio: b.p50 / a.p50,
+        p99_ratio: b.p99 / a.p99,
+      });
       line([first.layer, first.scope, '1', ...[a.p50, a.p95, a.p99, a.max].map((x) => x.toFixed(2))]);
       line([deep.layer, deep.scope, String(deep.page), ...[b.p50, b.p95, b.p99, b.max].map((x) => x.toFixed(2))]);
       line([
@@ -338,6 +350,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the route's query (parameters inlined), per node:`);
     for (const text of plans) console.log(text);
+    printJson('workflows-list', { rows: figures });
   } finally {
     await teardown.run();
   }

@@ -6,6 +6,8 @@ import { withTransaction } from './transaction';
 export interface IdAllocator {
   nextWorkflowId(): Promise<string>;
   nextPromptId(): Promise<string>;
+  /** A new workflow's id and its first prompt's id together (one round trip where the store allows). */
+  nextWorkflowAndPromptIds(): Promise<[workflowId: string, promptId: string]>;
 }
 
 /** Raised when a configured database cannot allocate; callers must not fall back to another counter. */
@@ -72,25 +74,36 @@ async function alignSequence(pool: Pool, spec: SequenceSpec): Promise<void> {
  */
 export function createSequenceAllocator(pool: Pool): IdAllocator {
   const aligned = new Map<string, Promise<void>>();
-  async function next(spec: SequenceSpec): Promise<string> {
+  function alignment(spec: SequenceSpec): Promise<void> {
+    let aligning = aligned.get(spec.sequence);
+    if (!aligning) {
+      aligning = alignSequence(pool, spec);
+      aligned.set(spec.sequence, aligning);
+      // A failed alignment is retried by the next allocation instead of being cached.
+      aligning.catch(() => aligned.delete(spec.sequence));
+    }
+    return aligning;
+  }
+  /** One nextval per spec, in one query; any failure is an IdAllocationError naming the kinds asked for. */
+  async function next(...specs: SequenceSpec[]): Promise<string[]> {
     try {
-      let alignment = aligned.get(spec.sequence);
-      if (!alignment) {
-        alignment = alignSequence(pool, spec);
-        aligned.set(spec.sequence, alignment);
-        // A failed alignment is retried by the next allocation instead of being cached.
-        alignment.catch(() => aligned.delete(spec.sequence));
-      }
-      await alignment;
-      const { rows } = await pool.query<{ n: string }>(`SELECT nextval('${spec.sequence}') AS n`);
-      return `${spec.prefix}${rows[0]!.n}`;
+      await Promise.all(specs.map(alignment));
+      const columns = specs.map((spec, i) => `nextval('${spec.sequence}') AS n${i}`).join(', ');
+      const { rows } = await pool.query<Record<string, string>>(`SELECT ${columns}`);
+      return specs.map((spec, i) => `${spec.prefix}${rows[0]![`n${i}`]}`);
     } catch (err) {
-      throw new IdAllocationError(`could not allocate a ${spec.prefix}<n> id: ${(err as Error).message}`, {
-        cause: err,
-      });
+      const kinds = specs.map((spec) => `${spec.prefix}<n>`).join(' and ');
+      throw new IdAllocationError(`could not allocate a ${kinds} id: ${(err as Error).message}`, { cause: err });
     }
   }
-  return { nextWorkflowId: () => next(WORKFLOW_IDS), nextPromptId: () => next(PROMPT_IDS) };
+  return {
+    nextWorkflowId: async () => (await next(WORKFLOW_IDS))[0]!,
+    nextPromptId: async () => (await next(PROMPT_IDS))[0]!,
+    nextWorkflowAndPromptIds: async () => {
+      const [workflowId, promptId] = await next(WORKFLOW_IDS, PROMPT_IDS);
+      return [workflowId!, promptId!];
+    },
+  };
 }
 
 /** The cache counter: the allocator only when no database DSN is configured. */
@@ -98,6 +111,11 @@ export function createCacheCounterAllocator(queue: QueueStore): IdAllocator {
   return {
     nextWorkflowId: async () => `wf-${await queue.incrementCounter('ids:workflow')}`,
     nextPromptId: async () => `pt-${await queue.incrementCounter('ids:prompt')}`,
+    nextWorkflowAndPromptIds: () =>
+      Promise.all([
+        queue.incrementCounter('ids:workflow').then((n) => `wf-${n}`),
+        queue.incrementCounter('ids:prompt').then((n) => `pt-${n}`),
+      ]),
   };
 }
 

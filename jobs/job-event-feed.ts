@@ -1,9 +1,10 @@
 import type { Pool } from 'pg';
 import { listEventsAfter } from '../events/store';
 import { findJob, isTerminalStatus } from '../db/jobs';
-import { eventEnvelope, type EventEnvelope } from '../events/envelope';
+import type { EventEnvelope } from '../events/envelope';
 import { isTerminalKind } from '../events/kinds';
 import type { QueueStore } from '../queue/queue-store';
+import { subscribeLiveEvents } from './live-events';
 
 /** The queue-store channel that carries a job's live events. */
 export function jobEventsChannel(jobId: string): string {
@@ -38,15 +39,10 @@ export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventE
   const notify = () => wake?.();
   // Subscribe before reading the backlog so nothing published in between is missed. With the queue store (Redis)
   // down there is no live channel: the feed reads the stored backlog every `pollMs` instead, in the same order.
-  const unsubscribe = await queue
-    .subscribe(jobEventsChannel(jobId), (message) => {
-      const parsed = eventEnvelope.safeParse(parseJson(message));
-      if (parsed.success) {
-        live.push(parsed.data);
-        notify();
-      }
-    })
-    .catch(() => async () => undefined);
+  const unsubscribe = await subscribeLiveEvents(queue, jobEventsChannel(jobId), (event) => {
+    live.push(event);
+    notify();
+  }).catch(() => async () => undefined);
   signal.addEventListener('abort', notify);
   try {
     let readStored = true;
@@ -105,13 +101,5 @@ export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventE
 
   async function hasStoredAfter(sequence: number): Promise<boolean> {
     return (await listEventsAfter(pool, jobId, sequence, 1)).length > 0;
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

@@ -111,7 +111,10 @@ export async function submitJob(
   const scenario = sub.scenario ?? existing?.scenario;
 
   const [workflowId, promptId] = await allocate(() =>
-    Promise.all([existing?.workflow_id ?? deps.ids.nextWorkflowId(), sub.promptId ?? deps.ids.nextPromptId()]),
+    // The common case, a new workflow and its first prompt, takes both ids in one query.
+    !existing && !sub.promptId
+      ? deps.ids.nextWorkflowAndPromptIds()
+      : Promise.all([existing?.workflow_id ?? deps.ids.nextWorkflowId(), sub.promptId ?? deps.ids.nextPromptId()]),
   );
   const jobId = `job-${crypto.randomUUID()}`;
   const ids = { job_id: jobId, workflow_id: workflowId, prompt_id: promptId };

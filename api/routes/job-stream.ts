@@ -28,6 +28,18 @@ function lastEventId(header: string | string[] | undefined, query: number | unde
   return parsed.data;
 }
 
+/**
+ * Live events reach every stream of a job as one shared envelope (jobs/live-events.ts), so each is serialized once
+ * and the text reused for every other stream; replayed rows are each stream's own and are serialized as they come.
+ */
+const serialized = new WeakMap<object, string>();
+function serializeOnce(data: unknown): string {
+  if (typeof data !== 'object' || data === null) return JSON.stringify(data);
+  let text = serialized.get(data);
+  if (text === undefined) serialized.set(data, (text = JSON.stringify(data)));
+  return text;
+}
+
 export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Open streams never finish on their own while a job waits, so closing the server would wait on them forever:
@@ -37,7 +49,7 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
     app.get(
       '/v1/jobs/:id/stream',
       {
-        sse: { kind: 'only', heartbeat: true },
+        sse: { kind: 'only', heartbeat: true, serializer: serializeOnce },
         // The SSE plugin answers a client that refuses event streams with a body of its own shape; this refusal comes
         // first, in the API's.
         preHandler: async (request) => {

@@ -31,5 +31,9 @@ module.exports = {
   // Where the knowledge index of the hub-owning suites lives: pgvector on the test PostgreSQL, else embedded PGlite.
   globalSetup: '<rootDir>/test/global-setup.ts',
   testTimeout: 120_000,
-  reporters: ['default', '<rootDir>/scripts/jest-slowest-suites.js'],
+  // Quiet by default: a passing run prints its summary and the slowest files; a failure prints its test, assertion and
+  // stack. What the code under test logs is dropped (`npx jest --silent=false <file>` shows it while debugging).
+  silent: true,
+  setupFiles: ['<rootDir>/test/quiet-logs.ts'],
+  reporters: ['summary', '<rootDir>/scripts/jest-slowest-suites.js'],
 };

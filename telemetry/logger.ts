@@ -36,6 +36,11 @@ export function createLogger(stream: pino.DestinationStream | undefined = destin
 
 const root = createLogger();
 
+/** Sets the level of every logger made from here on, e.g. `silent` for a test run (test/quiet-logs.ts). */
+export function setLogLevel(level: pino.LevelWithSilent): void {
+  root.level = level;
+}
+
 /** A child logger named for its part of Keel (`routing`, `quota`, `worker`). */
 export function logger(component: string): Logger {
   return root.child({ component });

@@ -35,5 +35,5 @@ module.exports = {
   // stack. What the code under test logs is dropped (`npx jest --silent=false <file>` shows it while debugging).
   silent: true,
   setupFiles: ['<rootDir>/test/quiet-logs.ts'],
-  reporters: ['summary', '<rootDir>/scripts/jest-slowest-suites.js'],
+  reporters: [['summary', { summaryThreshold: 0 }], '<rootDir>/scripts/jest-slowest-suites.js'],
 };

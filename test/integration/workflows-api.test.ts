@@ -80,6 +80,14 @@ interface SeedRow {
 
 async function seed(rows: SeedRow[]): Promise<void> {
   if (rows.length === 0) return;
+  // A workflow's project is its org's (slugs are per org, a foreign key): the projects exist first.
+  await db.pool.query(
+    `INSERT INTO projects (slug, name, org_id)
+     SELECT DISTINCT project, project, org FROM unnest($1::text[], $2::text[]) AS t(org, project)
+      WHERE project IS NOT NULL
+     ON CONFLICT DO NOTHING`,
+    [rows.map((r) => r.orgId), rows.map((r) => r.project)],
+  );
   await db.pool.query(
     `INSERT INTO workflows (workflow_id, org_id, project_slug, hidden, updated_at)
      SELECT 'wf-' || id, org, project, hidden, updated_at::timestamptz
@@ -381,7 +389,9 @@ describe('query plans', () => {
     // enough that a 20-row page is cheaper read in index order than fetched and sorted, and an org's rows too few to
     // find by filtering the all-orgs index. The planner's choice is its own.
     await db.pool.query(
-      "INSERT INTO projects (slug, name) SELECT 'p' || n, 'p' || n FROM generate_series(0, 9) AS n ON CONFLICT DO NOTHING",
+      `INSERT INTO projects (slug, name, org_id)
+       SELECT 'p' || p, 'p' || p, 'org-plan-' || o FROM generate_series(0, 4) AS p, generate_series(0, 19) AS o
+       ON CONFLICT DO NOTHING`,
     );
     await db.pool.query(
       `INSERT INTO workflows (workflow_id, org_id, project_slug, hidden, updated_at)

@@ -1,6 +1,4 @@
-import { streamJobEvents } from '../../cli/event-stream';
-import type { EventEnvelope } from '../../events/envelope';
-import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { runJobToEnd, startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 
 /**
  * Every event a level run emits names that run in `level_id` (docs/events.md), so a client can tell apart events
@@ -35,15 +33,7 @@ const JOB_KINDS = new Set([
 ]);
 
 test("each event of a default job names the level run that caused it; the executors' file_created differ", async () => {
-  const response = await fetch(`${keel.baseUrl}/v1/chat`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ prompt: 'Write hello.md that greets the reader' }),
-  });
-  expect(response.status).toBe(202);
-  const { job_id: jobId } = (await response.json()) as { job_id: string };
-  const events: EventEnvelope[] = [];
-  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
+  const { jobId, events } = await runJobToEnd(keel, 'Write hello.md that greets the reader');
   expect(events.at(-1)?.kind).toBe('final');
 
   // Levels run one after another in a default job, so the run that caused an in-level event is the one whose

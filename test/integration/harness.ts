@@ -33,6 +33,8 @@ import { clientInterceptors } from '../../temporal/connection';
 import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
+import { streamJobEvents } from '../../cli/event-stream';
+import type { EventEnvelope } from '../../events/envelope';
 import { devServerDynamicConfigArgs } from '../../temporal/dev-server';
 import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 
@@ -252,4 +254,24 @@ function quietTemporalLogs(): void {
   } catch {
     // already installed by an earlier test file in this process
   }
+}
+
+/**
+ * Submits `prompt` as the stack's dev token and reads the job's stream until it closes: the job id and every event,
+ * in order. A refused submission throws with the API's answer.
+ */
+export async function runJobToEnd(
+  keel: KeelUnderTest,
+  prompt: string,
+): Promise<{ jobId: string; events: EventEnvelope[] }> {
+  const response = await fetch(`${keel.baseUrl}/v1/chat`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt }),
+  });
+  if (response.status !== 202) throw new Error(`POST /v1/chat answered ${response.status}: ${await response.text()}`);
+  const { job_id: jobId } = (await response.json()) as { job_id: string };
+  const events: EventEnvelope[] = [];
+  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
+  return { jobId, events };
 }

@@ -2,9 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { streamJobEvents } from '../../cli/event-stream';
-import type { EventEnvelope } from '../../events/envelope';
-import { startInfrastructure, startKeel, testWorkflowBundle, type Infrastructure, type KeelUnderTest } from './harness';
+import {
+  runJobToEnd,
+  startInfrastructure,
+  startKeel,
+  testWorkflowBundle,
+  type Infrastructure,
+  type KeelUnderTest,
+} from './harness';
 import { uniqueSuffix } from './env';
 
 let infra: Infrastructure;
@@ -50,15 +55,7 @@ function total(samples: Map<string, number>, name: string, labels: Record<string
 
 test('one job moves the job, level, event, stream, model-call and HTTP series on /metrics, without a token', async () => {
   const before = await scrape(keel.baseUrl);
-  const submitted = await fetch(`${keel.baseUrl}/v1/chat`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ prompt: 'Write metrics.md that greets the reader' }),
-  });
-  expect(submitted.status).toBe(202);
-  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
-  const events: EventEnvelope[] = [];
-  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
+  const { jobId, events } = await runJobToEnd(keel, 'Write metrics.md that greets the reader');
   expect(events.at(-1)?.kind).toBe('final');
   const after = await scrape(keel.baseUrl);
   const delta = (name: string, labels?: Record<string, string>) =>

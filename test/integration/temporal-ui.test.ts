@@ -1,6 +1,4 @@
-import { streamJobEvents } from '../../cli/event-stream';
-import type { EventEnvelope } from '../../events/envelope';
-import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { runJobToEnd, startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 
 let infra: Infrastructure;
 let keel: KeelUnderTest;
@@ -29,14 +27,10 @@ async function listUntil(query: string, ready: (ids: string[]) => boolean): Prom
 }
 
 test('the operators\' query KeelKind = "job" lists jobs only; each job and level run carries a summary', async () => {
-  const submitted = await fetch(`${keel.baseUrl}/v1/chat`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ prompt: 'Write kinds.md that greets the reader\nSecond line stays out of the summary.' }),
-  });
-  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
-  const events: EventEnvelope[] = [];
-  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
+  const { jobId, events } = await runJobToEnd(
+    keel,
+    'Write kinds.md that greets the reader\nSecond line stays out of the summary.',
+  );
   expect(events.at(-1)?.kind).toBe('final');
   const levelRuns = events.filter((e) => e.kind === 'level_started').length;
   expect(levelRuns).toBeGreaterThan(1);

@@ -1,8 +1,6 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { streamJobEvents } from '../../cli/event-stream';
-import type { EventEnvelope } from '../../events/envelope';
 import { startTracing, type Tracing } from '../../telemetry/tracing';
-import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { runJobToEnd, startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
@@ -43,15 +41,7 @@ async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
 }
 
 test('one trace runs from the API request through the job workflow, a level workflow and an activity to the model call', async () => {
-  const response = await fetch(`${keel.baseUrl}/v1/chat`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ prompt: 'Write hello.md that greets the reader' }),
-  });
-  expect(response.status).toBe(202);
-  const { job_id: jobId } = (await response.json()) as { job_id: string };
-  const events: EventEnvelope[] = [];
-  for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) events.push(event);
+  const { events } = await runJobToEnd(keel, 'Write hello.md that greets the reader');
   expect(events.at(-1)?.kind).toBe('final');
 
   const request = exporter.getFinishedSpans().find((s) => s.name === 'POST /v1/chat');

@@ -1,7 +1,7 @@
 // The CLI's calls to the ingest API: one small function per endpoint over the typed client (./api-client).
 import path from 'node:path';
 import { z } from 'zod';
-import { readDevToken, readStackState, stackStatePath } from '../stack/state-file';
+import { devTokenPath, readDevToken, readStackState, stackStatePath } from '../stack/state-file';
 import type { CliEnv } from './config';
 import { dataOf } from './api-client/client';
 import type { paths } from './api-client/schema';
@@ -25,7 +25,12 @@ export function resolveApi(env: CliEnv): ApiTarget {
       ? [stack.api_url, `the running stack's state file ${stateFile}`]
       : [DEFAULT_API_URL, `the default: KEEL_API_URL is unset and no running Keel is recorded in ${stateFile}`];
   const token = env.KEEL_TOKEN ?? readDevToken(env.DATA_DIR);
-  if (!token) throw new UsageError('no API token: set KEEL_TOKEN, or start Keel with `npm start` to get a dev token');
+  if (!token) {
+    // Name the file looked for: a stack started with another DATA_DIR is running, just not where the CLI looks.
+    throw new UsageError(
+      `no API token: set KEEL_TOKEN, or start Keel with \`npm start\` for a dev token (looked for it in ${devTokenPath(path.resolve(env.DATA_DIR))}; a stack started with another DATA_DIR needs the same DATA_DIR here)`,
+    );
+  }
   return { baseUrl: url.replace(/\/$/, ''), token, source, stack };
 }
 

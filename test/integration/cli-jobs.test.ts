@@ -271,3 +271,15 @@ describe('Ctrl-C while following', () => {
     expect(await jobStatus(jobId)).toBe('paused');
   });
 });
+
+describe('keel without a token', () => {
+  test('names the dev-token file it looked for, so a stack run with another DATA_DIR is found', async () => {
+    const { KEEL_TOKEN: _unset, ...env } = cliEnv();
+    const child = spawn(process.execPath, [...keelCli, 'jobs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`looked for it in ${path.join(dataDir, 'dev-token')}`);
+  });
+});

@@ -76,13 +76,18 @@ const SUBMISSION_ROWS = `
  * nothing is stored. The two overlap because neither needs the other's result, and the commit still waits for the
  * start (the queue-first order, docs/failure-modes.md). When the rows fail, `enqueue` is still awaited and then
  * `onRowsFailed` runs (the caller removes the workflow it may have started) before the rows' error is thrown.
- * `idleLimitMs` bounds how long PostgreSQL lets the transaction sit idle waiting on `enqueue`.
+ * `rows` writes the caller's own rows after the submission's, in the same transaction; `idleLimitMs` bounds how long
+ * PostgreSQL lets the transaction sit idle waiting on `enqueue`.
  */
 export async function recordSubmission(
   pool: Pool,
   sub: NewSubmission,
-  enqueue: (client: PoolClient) => Promise<void>,
-  options: { idleLimitMs?: number; onRowsFailed?: () => Promise<void> } = {},
+  enqueue: () => Promise<void>,
+  options: {
+    idleLimitMs?: number;
+    onRowsFailed?: () => Promise<void>;
+    rows?: (client: PoolClient) => Promise<void>;
+  } = {},
 ): Promise<void> {
   // BEGIN and the idle limit in one round trip (a constant, no parameters: one simple-protocol query).
   const begin =
@@ -92,21 +97,23 @@ export async function recordSubmission(
   await withTransaction(
     pool,
     async (client) => {
-      // node-postgres queues a client's queries in call order, so the caller's own statements run after the rows.
-      const rows = client.query(SUBMISSION_ROWS, [
-        sub.workflowId,
-        sub.projectSlug ?? null,
-        sub.createdBy,
-        sub.orgId,
-        sub.scenario ?? null,
-        sub.newWorkflow,
-        sub.promptId,
-        sub.prompt,
-        sub.jobId,
-        sub.modelTier ?? null,
-        sub.taskQueue,
-      ]);
-      const [stored, enqueued] = await Promise.allSettled([rows, enqueue(client)]);
+      const write = async () => {
+        await client.query(SUBMISSION_ROWS, [
+          sub.workflowId,
+          sub.projectSlug ?? null,
+          sub.createdBy,
+          sub.orgId,
+          sub.scenario ?? null,
+          sub.newWorkflow,
+          sub.promptId,
+          sub.prompt,
+          sub.jobId,
+          sub.modelTier ?? null,
+          sub.taskQueue,
+        ]);
+        if (options.rows) await options.rows(client);
+      };
+      const [stored, enqueued] = await Promise.allSettled([write(), enqueue()]);
       if (stored.status === 'rejected') {
         if (enqueued.status === 'fulfilled') await options.onRowsFailed?.();
         throw stored.reason;

@@ -24,8 +24,8 @@ export interface JobWorkflow {
 }
 
 /**
- * Every job's start: the submission's rows (and the caller's own `rows`) and the Temporal start commit together or not
- * at all. Starting the workflow is the durable enqueue; it runs while the rows are written and completes before they
+ * Every job's start: the submission's rows (and the caller's own `rows`, written after them) and the Temporal start
+ * commit together or not at all. Starting the workflow is the durable enqueue; it runs while the rows are written and completes before they
  * commit. A failure is a 503 naming which of the two did not take the job. A process that dies between the start and
  * the commit leaves a workflow with no rows: it waits a bounded time for them and ends itself
  * (workflows/job-recorded.ts, docs/failure-modes.md). Rows the database refused are rolled back and the workflow
@@ -48,12 +48,11 @@ export async function recordAndStart(
       );
   // PostgreSQL ends the transaction if it sits idle past the limit waiting on Temporal; the workflow waits longer than
   // that for its row (pure/job-record.ts), so a start whose rows never commit ends itself.
-  const options = { idleLimitMs: SUBMISSION_IDLE_LIMIT_MS, onRowsFailed: terminate };
+  const options = { idleLimitMs: SUBMISSION_IDLE_LIMIT_MS, onRowsFailed: terminate, rows };
   await recordSubmission(
     deps.pool,
     sub,
-    async (client) => {
-      if (rows) await rows(client);
+    async () => {
       try {
         await temporalCall(deps.temporal, 'the job was not started', () =>
           deps.temporal.workflow.start(workflow.type, {

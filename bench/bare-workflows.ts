@@ -25,3 +25,16 @@ export async function bareJob(levels: number[]): Promise<number> {
   }
   return total;
 }
+
+/** A child that does nothing: what a child costs its parent's history, with no work of its own. */
+export async function bareChild(): Promise<void> {}
+
+/**
+ * The floor of a job workflow's history: `children` no-op children in sequence, no activities, no markers. Its event
+ * count minus that of `bareShape(0)` is what Temporal itself writes into the parent per sequential child.
+ */
+export async function bareShape(children: number): Promise<number> {
+  const jobId = workflowInfo().workflowId;
+  for (let i = 0; i < children; i += 1) await executeChild(bareChild, { workflowId: `${jobId}/child-${i + 1}` });
+  return children;
+}

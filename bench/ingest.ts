@@ -4,10 +4,14 @@
 //   3. Keel           POST /v1/chat over loopback HTTP: token lookup, rate limits (Redis), redaction, id sequences,
 //                     the rows' transaction and the workflow start. No worker runs, so jobs just queue.
 // Each phase runs N operations with C in flight, in R interleaved rounds, after a warm-up that is not counted.
+// Each phase also prints the CPU time it cost per operation, from /proc: this process (the API and the clients), the
+// Temporal dev server it spawned and this run's PostgreSQL backends. On a machine whose cores are all busy, the rate is
+// bounded by CPU per operation, so bare's CPU per op over Keel's is the rate ratio Keel can reach there.
 // Numbers are printed, never asserted.
 // Needs PostgreSQL (BENCH_POSTGRES_DSN; a throwaway schema, dropped at the end) and Redis (BENCH_REDIS_URL).
 // Run: npm run build && node dist/bench/ingest.js [--n=300] [--c=8] [--warmup=30] [--rounds=3] [--json]  (or BENCH_N, ...)
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import type { WorkflowStartOptions } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -32,6 +36,61 @@ interface Phase {
   op: (i: number) => Promise<void>;
   samples: number[];
   seconds: number;
+  /** CPU milliseconds spent while the phase ran, by process group (see cpuNow). */
+  cpuMs: Cpu;
+}
+
+/** CPU time (ms) of: this process (the API and the bench's clients), the Temporal dev server, this run's PostgreSQL backends. */
+interface Cpu {
+  bench: number;
+  temporal: number;
+  postgres: number;
+}
+
+/** Linux clock ticks per second of /proc/<pid>/stat's utime and stime. */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU ms of a process (all its threads) from /proc, or 0 where /proc cannot tell. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Child processes of this one (the dev server the SDK spawned), from /proc. */
+function childPids(): number[] {
+  try {
+    return fs
+      .readdirSync('/proc')
+      .filter((entry) => /^[0-9]+$/.test(entry))
+      .filter((entry) => {
+        try {
+          const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+let cpuSources: { temporal: number[]; postgres: number[] } = { temporal: [], postgres: [] };
+
+function cpuNow(): Cpu {
+  const own = process.cpuUsage();
+  const sum = (pids: number[]) => pids.reduce((total, pid) => total + processCpuMs(pid), 0);
+  return {
+    bench: (own.user + own.system) / 1000,
+    temporal: sum(cpuSources.temporal),
+    postgres: sum(cpuSources.postgres),
+  };
 }
 
 let interrupted = false;
@@ -46,6 +105,7 @@ async function runBatch(phase: Phase, from: number, count: number, concurrency: 
   let next = from;
   let failure: Error | undefined;
   const started = process.hrtime.bigint();
+  const cpuBefore = cpuNow();
   const lane = async () => {
     while (next < from + count && !failure && !interrupted) {
       const i = next++;
@@ -65,6 +125,8 @@ async function runBatch(phase: Phase, from: number, count: number, concurrency: 
   if (!record) return;
   phase.samples.push(...samples);
   phase.seconds += Number(process.hrtime.bigint() - started) / 1e9;
+  const cpuAfter = cpuNow();
+  for (const key of ['bench', 'temporal', 'postgres'] as const) phase.cpuMs[key] += cpuAfter[key] - cpuBefore[key];
 }
 
 type Summary = ReturnType<typeof summary>;
@@ -76,6 +138,11 @@ function summary(phase: Phase) {
     count: sorted.length,
     seconds: phase.seconds,
     perSecond: sorted.length / phase.seconds,
+    cpuPerOp: {
+      bench: phase.cpuMs.bench / sorted.length,
+      temporal: phase.cpuMs.temporal / sorted.length,
+      postgres: phase.cpuMs.postgres / sorted.length,
+    },
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     max: sorted[sorted.length - 1]!,
@@ -120,6 +187,13 @@ async function main(): Promise<void> {
     const { app, baseUrl } = await startBenchApi({ pool, queue, temporal: temporal.client, taskQueue: taskQueue });
     teardown.push('api', () => app.close());
     const { token } = await createToken(pool, { userId: 'bench', orgId: 'org-bench', isAdmin: false });
+    // Every connection of the pool, held at once, names its backend: their CPU is this run's database work.
+    const held = await Promise.all(Array.from({ length: poolMax }, () => pool.connect()));
+    const backends = await Promise.all(
+      held.map(async (conn) => (await conn.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid),
+    );
+    for (const conn of held) conn.release();
+    cpuSources = { temporal: childPids(), postgres: backends };
 
     const client = temporal.client;
     const bareQueue = `bench-bare-${runId}`;
@@ -155,9 +229,27 @@ async function main(): Promise<void> {
     };
 
     const phases: Phase[] = [
-      { name: 'bare start', op: (i) => bareStart(`bench-bare-${runId}-${i}`), samples: [], seconds: 0 },
-      { name: 'start as Keel', op: (i) => keelLikeStart(`bench-sa-${runId}-${i}`), samples: [], seconds: 0 },
-      { name: 'Keel POST /v1/chat', op: () => postChat(), samples: [], seconds: 0 },
+      {
+        name: 'bare start',
+        op: (i) => bareStart(`bench-bare-${runId}-${i}`),
+        samples: [],
+        seconds: 0,
+        cpuMs: { bench: 0, temporal: 0, postgres: 0 },
+      },
+      {
+        name: 'start as Keel',
+        op: (i) => keelLikeStart(`bench-sa-${runId}-${i}`),
+        samples: [],
+        seconds: 0,
+        cpuMs: { bench: 0, temporal: 0, postgres: 0 },
+      },
+      {
+        name: 'Keel POST /v1/chat',
+        op: () => postChat(),
+        samples: [],
+        seconds: 0,
+        cpuMs: { bench: 0, temporal: 0, postgres: 0 },
+      },
     ];
     console.log('warming up…');
     for (const phase of phases) await runBatch(phase, 0, warmup, c, false);
@@ -185,12 +277,35 @@ async function main(): Promise<void> {
     const ratios = (base: Summary) =>
       `rate ${(keel.perSecond / base.perSecond).toFixed(2)}x, p50 ${(keel.p50 / base.p50).toFixed(2)}x, ` +
       `p99 ${(keel.p99 / base.p99).toFixed(2)}x`;
+    console.log(
+      `\nCPU ms per operation (${os.cpus().length} cores shared by all; the bench process holds the API and the clients):`,
+    );
+    line('phase', ['bench', 'temporal', 'pg', 'total']);
+    for (const r of results) {
+      const { bench, temporal: server, postgres } = r.cpuPerOp;
+      line(
+        r.name,
+        [bench, server, postgres, bench + server + postgres].map((x) => x.toFixed(2)),
+      );
+    }
+    const cpuTotal = (r: Summary) => r.cpuPerOp.bench + r.cpuPerOp.temporal + r.cpuPerOp.postgres;
+    console.log(
+      `CPU-bound rate ceiling, Keel / bare start = bare CPU per op / Keel CPU per op: ` +
+        `${(cpuTotal(bare) / cpuTotal(keel)).toFixed(2)}x (sources: ${cpuSources.temporal.length} Temporal process, ` +
+        `${cpuSources.postgres.length} PostgreSQL backends)`,
+    );
     console.log(`\nKeel / bare start:    ${ratios(bare)}`);
     console.log(`Keel / start as Keel: ${ratios(keelLike)}`);
     printJson('ingest', {
       n,
       c,
-      phases: results.map((r) => ({ name: r.name, ops_per_s: r.perSecond, p50_ms: r.p50, p99_ms: r.p99 })),
+      phases: results.map((r) => ({
+        name: r.name,
+        ops_per_s: r.perSecond,
+        p50_ms: r.p50,
+        p99_ms: r.p99,
+        cpu_ms_per_op: r.cpuPerOp,
+      })),
       rate_ratio_vs_bare: keel.perSecond / bare.perSecond,
       p50_ratio_vs_bare: keel.p50 / bare.p50,
       p99_ratio_vs_bare: keel.p99 / bare.p99,

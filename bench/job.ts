@@ -4,7 +4,9 @@
 //            workflow per level run) on the offline demo model, then GET /v1/jobs/:id/stream until `final`;
 //   2. bare  client.workflow.execute of bench/bare-workflows.ts `bareJob`: a parent running one child workflow per
 //            level of a real job, in sequence, each child running as many activities as that level did (counted
-//            from ActivityTaskScheduled events in a real job's child histories), every activity a no-op.
+//            from ActivityTaskScheduled events in a real job's child histories), every activity a no-op;
+//   3. floor `bareShape`: the job workflow's history floor, a parent running as many no-op children as the job ran,
+//            in sequence, with no activities, markers or search attributes (and once with none, for the per-child cost).
 // Both workers run in this process on the same connection with the same worker settings, each on its own task
 // queue. Jobs run one at a time (no queueing), Keel and bare taking turns, after a warm-up that is not counted.
 // Needs PostgreSQL (BENCH_POSTGRES_DSN; a throwaway schema, dropped at the end) and Redis (BENCH_REDIS_URL).
@@ -34,7 +36,7 @@ import { devServerDynamicConfigArgs } from '../temporal/dev-server';
 import { KEEL_SEARCH_ATTRIBUTES } from '../pure/search-attributes';
 import { startKeelWorker } from '../temporal/worker';
 import { bareActivities } from './bare-activities';
-import type { bareJob } from './bare-workflows';
+import type { bareJob, bareShape } from './bare-workflows';
 import { param, percentile, printJson } from './measure';
 import { runBench, Teardown } from './run-bench';
 
@@ -388,6 +390,7 @@ async function main(): Promise<void> {
           `${(dispatchMs.length / jobIds.length).toFixed(0)} tasks/job, p50 ${gaps.p50.toFixed(1)} ms, ` +
           `p90 ${gaps.p90.toFixed(1)} ms, mean ${gaps.mean.toFixed(1)} ms`,
         events: `job workflow ${summary(parentEvents).p50}, job with its children ${summary(allEvents).p50} (p50)`,
+        parentEvents: summary(parentEvents),
       };
     };
     const keelCheck = await check(keelJobs);
@@ -398,7 +401,37 @@ async function main(): Promise<void> {
     console.log(`  bare ${bareCheck.dispatch}`);
     console.log('history events per job:');
     console.log(`  Keel ${keelCheck.events}`);
-    console.log(`  bare ${bareCheck.events}\n`);
+    console.log(`  bare ${bareCheck.events}`);
+
+    // The floor of the job workflow's history: a parent with the job's children in the same sequential pattern, each a
+    // no-op (no activities, no markers, no search attributes), next to the same parent with no child at all.
+    const children = reference!.shape.children.length;
+    const shapeEvents = async (count: number) => {
+      const workflowId = `bench-shape-${runId}-${count}`;
+      await client.withDeadline(Date.now() + JOB_TIMEOUT_MS, () =>
+        client.workflow.execute<typeof bareShape>('bareShape', {
+          workflowId,
+          taskQueue: bareQueue,
+          args: [count],
+          workflowExecutionTimeout: JOB_TIMEOUT_MS,
+        }),
+      );
+      return (await readHistory(client, workflowId)).shape.events;
+    };
+    const floor = await shapeEvents(children);
+    const empty = await shapeEvents(0);
+    const perChild = (floor - empty) / Math.max(1, children);
+    const keelParent = keelCheck.parentEvents;
+    console.log('job workflow history (the parent alone):');
+    console.log(
+      `  Keel ${keelParent.p50} events (p50; min ${keelParent.min}, max ${keelParent.max}) | floor ${floor}: ${children} ` +
+        `no-op children in sequence | no children ${empty} | per sequential child ${perChild.toFixed(1)} | ` +
+        `Keel above the floor ${keelParent.p50 - floor}`,
+    );
+    console.log(
+      '  (per child: StartChildWorkflowExecutionInitiated, ChildWorkflowExecutionStarted and its workflow task,',
+    );
+    console.log('   ChildWorkflowExecutionCompleted and its workflow task, as Temporal writes them for any parent)\n');
 
     const keel = summary(keelMs);
     const bare = summary(bareMs);
@@ -422,6 +455,14 @@ async function main(): Promise<void> {
       p50_ratio: keel.p50 / bare.p50,
       p90_ratio: keel.p90 / bare.p90,
       mean_ratio: keel.mean / bare.mean,
+      job_workflow_events: {
+        keel_p50: keelParent.p50,
+        floor,
+        no_children: empty,
+        per_child: perChild,
+        children,
+        above_floor: keelParent.p50 - floor,
+      },
     });
   } finally {
     await teardown.run((name, step) => within(STEP_TIMEOUT_MS, `teardown ${name}`, step));

@@ -57,38 +57,71 @@ export interface NewSubmission {
   taskQueue: string;
 }
 
+/** The submission's rows in one statement: the workflow (new, or its updated_at bumped), its prompt, the queued run. */
+const SUBMISSION_ROWS = `
+  WITH new_workflow AS (
+    INSERT INTO workflows (workflow_id, project_slug, created_by, org_id, scenario)
+    SELECT $1, $2, $3, $4, COALESCE($5, 'build') WHERE $6::boolean
+  ), touched_workflow AS (
+    UPDATE workflows SET updated_at = now() WHERE workflow_id = $1 AND NOT $6::boolean
+  ), prompt AS (
+    INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ($7, $1, $8, $3)
+  )
+  INSERT INTO job_runs (job_id, workflow_id, prompt_id, status, model_tier, created_by, org_id, task_queue)
+  VALUES ($9, $1, $7, 'queued', $10, $3, $4, $11)`;
+
 /**
- * Writes the workflow (when new), prompt thread and queued job run, then calls
- * `enqueue` (which starts the Temporal workflow) before committing: either everything is stored
- * and the job is queued, or nothing is.
+ * Writes the workflow (when new), prompt thread and queued job run while `enqueue` (which starts the Temporal
+ * workflow) runs, and commits only once both have succeeded: either everything is stored and the job is queued, or
+ * nothing is stored. The two overlap because neither needs the other's result, and the commit still waits for the
+ * start (the queue-first order, docs/failure-modes.md). When the rows fail, `enqueue` is still awaited and then
+ * `onRowsFailed` runs (the caller removes the workflow it may have started) before the rows' error is thrown.
+ * `rows` writes the caller's own rows after the submission's, in the same transaction; `idleLimitMs` bounds how long
+ * PostgreSQL lets the transaction sit idle waiting on `enqueue`.
  */
 export async function recordSubmission(
   pool: Pool,
   sub: NewSubmission,
-  enqueue: (client: PoolClient) => Promise<void>,
+  enqueue: () => Promise<void>,
+  options: {
+    idleLimitMs?: number;
+    onRowsFailed?: () => Promise<void>;
+    rows?: (client: PoolClient) => Promise<void>;
+  } = {},
 ): Promise<void> {
-  await withTransaction(pool, async (client) => {
-    if (sub.newWorkflow) {
-      await client.query(
-        `INSERT INTO workflows (workflow_id, project_slug, created_by, org_id, scenario)
-         VALUES ($1, $2, $3, $4, COALESCE($5, 'build'))`,
-        [sub.workflowId, sub.projectSlug ?? null, sub.createdBy, sub.orgId, sub.scenario ?? null],
-      );
-    } else {
-      await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [sub.workflowId]);
-    }
-    await client.query(
-      'INSERT INTO prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ($1, $2, $3, $4)',
-      [sub.promptId, sub.workflowId, sub.prompt, sub.createdBy],
-    );
-    await client.query(
-      `INSERT INTO job_runs (job_id, workflow_id, prompt_id, status, model_tier, created_by, org_id, task_queue)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7)`,
-      [sub.jobId, sub.workflowId, sub.promptId, sub.modelTier ?? null, sub.createdBy, sub.orgId, sub.taskQueue],
-    );
-    // The client lets a caller write rows of its own (a roadmap, a vertical) in the same transaction.
-    await enqueue(client);
-  });
+  // BEGIN and the idle limit in one round trip (a constant, no parameters: one simple-protocol query).
+  const begin =
+    options.idleLimitMs === undefined
+      ? 'BEGIN'
+      : `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.floor(options.idleLimitMs)}`;
+  await withTransaction(
+    pool,
+    async (client) => {
+      const write = async () => {
+        await client.query(SUBMISSION_ROWS, [
+          sub.workflowId,
+          sub.projectSlug ?? null,
+          sub.createdBy,
+          sub.orgId,
+          sub.scenario ?? null,
+          sub.newWorkflow,
+          sub.promptId,
+          sub.prompt,
+          sub.jobId,
+          sub.modelTier ?? null,
+          sub.taskQueue,
+        ]);
+        if (options.rows) await options.rows(client);
+      };
+      const [stored, enqueued] = await Promise.allSettled([write(), enqueue()]);
+      if (stored.status === 'rejected') {
+        if (enqueued.status === 'fulfilled') await options.onRowsFailed?.();
+        throw stored.reason;
+      }
+      if (enqueued.status === 'rejected') throw enqueued.reason;
+    },
+    begin,
+  );
 }
 
 /** The workflow's newest job that has not finished (queued, running or paused), if any. */

@@ -24,10 +24,12 @@ export interface JobWorkflow {
 }
 
 /**
- * Every job's start: the submission's rows (and the caller's own `rows`) and the Temporal start commit together or not
- * at all. Starting the workflow is the durable enqueue; it happens before the rows commit. A failure is a 503 naming
- * which of the two did not take the job. A process that dies between the start and the commit leaves a workflow with
- * no rows: it waits a bounded time for them and ends itself (workflows/job-recorded.ts, docs/failure-modes.md).
+ * Every job's start: the submission's rows (and the caller's own `rows`, written after them) and the Temporal start
+ * commit together or not at all. Starting the workflow is the durable enqueue; it runs while the rows are written and completes before they
+ * commit. A failure is a 503 naming which of the two did not take the job. A process that dies between the start and
+ * the commit leaves a workflow with no rows: it waits a bounded time for them and ends itself
+ * (workflows/job-recorded.ts, docs/failure-modes.md). Rows the database refused are rolled back and the workflow
+ * started beside them is terminated at once (else it too would wait and end itself).
  */
 export async function recordAndStart(
   deps: JobsDeps,
@@ -36,40 +38,52 @@ export async function recordAndStart(
   log: FastifyBaseLogger,
   rows?: (client: PoolClient) => Promise<void>,
 ): Promise<void> {
-  await recordSubmission(deps.pool, sub, async (client) => {
-    if (rows) await rows(client);
-    // PostgreSQL ends this transaction if it sits idle past the limit waiting on Temporal; the workflow waits longer
-    // than that for its row (pure/job-record.ts), so a start whose rows never commit ends itself.
-    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${SUBMISSION_IDLE_LIMIT_MS}`);
-    try {
-      await temporalCall(deps.temporal, 'the job was not started', () =>
-        deps.temporal.workflow.start(workflow.type, {
-          workflowId: sub.jobId,
-          taskQueue: deps.taskQueue,
-          args: workflow.args,
-          memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
-          // What the Temporal UI shows on the job's row and page: the request's first line, then who and where.
-          staticSummary: runSummary(sub.prompt),
-          staticDetails: [
-            `**Keel job** \`${sub.jobId}\` of workflow \`${sub.workflowId}\``,
-            `Submitted by \`${sub.createdBy}\`${sub.projectSlug ? ` in project \`${sub.projectSlug}\`` : ''}`,
-            `Model tier: ${sub.modelTier ?? 'default'}`,
-          ].join('\n\n'),
-          typedSearchAttributes: [
-            { key: KEEL_KIND, value: 'job' },
-            { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
-            { key: KEEL_CREATED_BY, value: sub.createdBy },
-            { key: KEEL_STATUS, value: 'queued' },
-            ...(sub.projectSlug ? [{ key: KEEL_PROJECT, value: sub.projectSlug }] : []),
-            ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
-          ],
-        }),
+  const terminate = () =>
+    deps.temporal.workflow
+      .getHandle(sub.jobId)
+      .terminate('its submission was not stored')
+      .then(
+        () => undefined,
+        (err: unknown) => log.warn({ err }, 'could not terminate the workflow of a submission that was not stored'),
       );
-    } catch (err) {
-      log.error({ err }, 'could not start the job workflow');
-      throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');
-    }
-  }).catch((err: unknown) => {
+  // PostgreSQL ends the transaction if it sits idle past the limit waiting on Temporal; the workflow waits longer than
+  // that for its row (pure/job-record.ts), so a start whose rows never commit ends itself.
+  const options = { idleLimitMs: SUBMISSION_IDLE_LIMIT_MS, onRowsFailed: terminate, rows };
+  await recordSubmission(
+    deps.pool,
+    sub,
+    async () => {
+      try {
+        await temporalCall(deps.temporal, 'the job was not started', () =>
+          deps.temporal.workflow.start(workflow.type, {
+            workflowId: sub.jobId,
+            taskQueue: deps.taskQueue,
+            args: workflow.args,
+            memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
+            // What the Temporal UI shows on the job's row and page: the request's first line, then who and where.
+            staticSummary: runSummary(sub.prompt),
+            staticDetails: [
+              `**Keel job** \`${sub.jobId}\` of workflow \`${sub.workflowId}\``,
+              `Submitted by \`${sub.createdBy}\`${sub.projectSlug ? ` in project \`${sub.projectSlug}\`` : ''}`,
+              `Model tier: ${sub.modelTier ?? 'default'}`,
+            ].join('\n\n'),
+            typedSearchAttributes: [
+              { key: KEEL_KIND, value: 'job' },
+              { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
+              { key: KEEL_CREATED_BY, value: sub.createdBy },
+              { key: KEEL_STATUS, value: 'queued' },
+              ...(sub.projectSlug ? [{ key: KEEL_PROJECT, value: sub.projectSlug }] : []),
+              ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
+            ],
+          }),
+        );
+      } catch (err) {
+        log.error({ err }, 'could not start the job workflow');
+        throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');
+      }
+    },
+    options,
+  ).catch((err: unknown) => {
     // A value the database refuses (NUL in a prompt) will be refused again: the client's error (400), not a 503 "retry".
     if (err instanceof AppError || inputDataException(err) !== undefined) throw err;
     log.error({ err }, 'could not record the submission');

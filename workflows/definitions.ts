@@ -65,6 +65,11 @@ export interface LevelInput {
   modelTier?: string;
   /** L4 only: the most tool rounds before the level gives up. */
   maxToolRounds?: number;
+  /**
+   * The job's `agent_handoff` to this level, which the level appends (as `role`, the team lead) before anything else;
+   * absent for the job's first level and in jobs that appended it themselves (before patch `compact-job-history`).
+   */
+  handoff?: { role: string; from: string; to: string; attempt: number };
 }
 
 export interface LevelResult {

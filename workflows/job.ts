@@ -71,6 +71,12 @@ const RELAY_INTERRUPTS_PATCH = 'relay-interrupts-to-work-item';
 const REVIEW_LEADS_PATCH = 'review-leads-verdicts';
 /** Temporal patch id: the job's status writes, scenario loads and run-graph archive run as local activities (2026-11). */
 const LOCAL_BOOKKEEPING_PATCH = 'job-bookkeeping-by-local-activity';
+/**
+ * Temporal patch id: the first `running` write is a local activity and each level appends the team lead's
+ * `agent_handoff` to it as its own first event, so the job workflow's history holds no activity and no handoff marker
+ * (docs/job-history.md; 2026-11).
+ */
+const COMPACT_HISTORY_PATCH = 'compact-job-history';
 
 /**
  * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor
@@ -86,6 +92,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const { markJobStatus, loadScenario, archiveRunGraph } = patched(LOCAL_BOOKKEEPING_PATCH)
     ? bookkeepingLocalActivities
     : bookkeepingActivities;
+  const compact = patched(COMPACT_HISTORY_PATCH);
   const progress: JobProgress = { status: 'running', finishedLevels: [], createdFiles: [] };
   const pending = new Map<string, Interrupt>();
   /** Interrupts already answered; a late duplicate raise (activity retry) must not re-open them. */
@@ -196,7 +203,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     progress.currentLevel = level.role;
     // Shown on the job's page in the Temporal UI while it runs ("Current details").
     setCurrentDetails(`Running **${level.role}**${attempt > 1 ? `, attempt ${attempt}` : ''}`);
-    if (previousRole) await emit(JOB_ROLE, 'agent_handoff', { from: previousRole, to: level.role, attempt });
+    const handoff = previousRole ? { role: JOB_ROLE, from: previousRole, to: level.role, attempt } : undefined;
+    if (handoff && !compact) await emit(JOB_ROLE, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt });
     previousRole = level.role;
     const child = executeChild(runLevel, {
       workflowId: levelWorkflowId(jobId, level.role, attempt),
@@ -220,6 +228,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
           budgetRemainingUsd: input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - spentUsd) : undefined,
           heartbeatEveryMs: input.heartbeatEveryMs,
           intent: extra.intent,
+          ...(handoff && compact ? { handoff } : {}),
         },
       ],
     });
@@ -378,7 +387,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
 
   try {
     // Inside the try: a job cancelled before a worker took it is cancelled here, and still ends with its error event.
-    if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs))) {
+    if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs, compact))) {
       upsertSearchAttributes([{ key: KEEL_STATUS, value: NOT_RECORDED_STATUS }]);
       return { status: NOT_RECORDED_STATUS, summary: 'the submission was never recorded', createdFiles: [] };
     }

@@ -78,6 +78,10 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   setHandler(answerSignal, ({ call_id, answer }) => void answers.set(call_id, answer));
   setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
 
+  // Part of the job's story, told here so that the job workflow's history does not carry one marker per level run.
+  const { handoff } = input;
+  if (handoff)
+    await emit(handoff.role, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt: handoff.attempt });
   await emit(role, 'node_started', { node_id: levelId, level_id: levelId, role, attempt });
   if (input.level.deterministic || input.intent) return composeInCode();
   const tools = toolsFor(input.level.tools);

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { streamJobEvents } from '../../cli/event-stream';
 import { findJob, recordSubmission } from '../../db/jobs';
+import { recordAndStart } from '../../jobs/record-and-start';
 import type { EventEnvelope } from '../../events/envelope';
 import { KEEL_STATUS } from '../../pure/search-attributes';
 import type { JobInput, JobResult } from '../../workflows/definitions';
@@ -58,12 +59,19 @@ test('a job started with no row (its submission never committed) ends itself as 
   const events = await infra.db.pool.query('SELECT 1 FROM job_events WHERE job_id = $1', [input.ids.job_id]);
   expect(events.rowCount).toBe(0);
 
-  // No level ran: the only activity the workflow scheduled was the status write that found no row.
+  // No level ran: the only activity the workflow ran (locally, recorded as markers) was the status write that found no
+  // row.
   const history = await handle.fetchHistory();
-  const scheduled = (history.events ?? [])
-    .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+  const localActivity = (e: (typeof history.events & object)[number]) => {
+    const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+    return data
+      ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type
+      : undefined;
+  };
+  const ran = (history.events ?? [])
+    .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? localActivity(e))
     .filter((name): name is string => Boolean(name));
-  expect(new Set(scheduled)).toEqual(new Set(['markJobStatus']));
+  expect(new Set(ran)).toEqual(new Set(['markJobStatus']));
   const children = (history.events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
   expect(children).toHaveLength(0);
 });
@@ -95,4 +103,31 @@ test('a submission whose commit lands seconds after the start still runs the job
   expect(events.at(-1)?.kind).toBe('final');
   expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
   expect((await findJob(infra.db.pool, jobId))?.status).toBe('completed');
+});
+
+test('rows the database refuses after the start went out: 503, nothing stored, and the started workflow is terminated', async () => {
+  const input = jobInput('Write refused.md with one line');
+  const { job_id: jobId, prompt_id: promptId } = input.ids;
+  // A prompt for a workflow that has no row: its foreign key refuses it while the start, sent alongside, succeeds.
+  const submission = recordAndStart(
+    keel.deps,
+    {
+      jobId,
+      workflowId: `wf-missing-${crypto.randomUUID().slice(0, 8)}`,
+      newWorkflow: false,
+      promptId,
+      prompt: input.prompt,
+      createdBy: 'dev',
+      orgId: 'org-test',
+      taskQueue: keel.taskQueue,
+    },
+    { type: 'runJob', args: [input] },
+    keel.app.log,
+  );
+  await expect(submission).rejects.toMatchObject({ statusCode: 503, code: 'database_unavailable' });
+  const described = await temporal.client.workflow.getHandle(jobId).describe();
+  expect(described.status.name).toBe('TERMINATED');
+  expect(await findJob(infra.db.pool, jobId)).toBeUndefined();
+  const prompts = await infra.db.pool.query('SELECT 1 FROM prompt_threads WHERE prompt_id = $1', [promptId]);
+  expect(prompts.rowCount).toBe(0);
 });

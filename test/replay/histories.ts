@@ -24,6 +24,8 @@ export const OLDER_HISTORIES = {
   'before-raise-first': path.join(HISTORIES_DIR, 'before-raise-first'),
   /** Every event appended, and the job's status written and scenarios loaded, by regular activities (docs/job-history.md). */
   'before-local-emit': path.join(HISTORIES_DIR, 'before-local-emit'),
+  /** The first `running` write a regular activity, and every `agent_handoff` appended by the job workflow itself. */
+  'before-compact-history': path.join(HISTORIES_DIR, 'before-compact-history'),
 } as const;
 
 export function readRecordedJobs(dir: string = HISTORIES_DIR): Array<{ file: string; job: RecordedJob }> {

@@ -48,6 +48,8 @@ test('the older recordings that keep patched paths tested are there', () => {
       'before-local-emit/default.json.gz',
       'before-local-emit/ask-user.json.gz',
       'before-local-emit/cancel.json.gz',
+      'before-compact-history/default.json.gz',
+      'before-compact-history/verifier-escalation.json.gz',
     ]),
   );
 });

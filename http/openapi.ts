@@ -16,6 +16,8 @@ const ErrorBody = z.toJSONSchema(z.looseObject({ error: z.looseObject({ code: z.
   target: 'openapi-3.0',
 });
 
+const UNDESCRIBED = 'success; the body is not described by a schema';
+
 export interface ApiInfo {
   title: string;
   description: string;
@@ -49,13 +51,20 @@ export const openApiPlugin = fp<ApiInfo>(
         transformed.schema ??= {};
         const schema = transformed.schema as { response?: Record<string, unknown>; hide?: boolean };
         if (schema.hide) return transformed;
+        const declared = schema.response !== undefined && Object.keys(schema.response).length > 0;
         schema.response = { ...schema.response };
-        for (const range of ['4XX', '5XX']) schema.response[range] ??= { description: 'an error', ...ErrorBody };
-        // A route that declares no success body (a file's bytes, an event stream, a page, a proxied answer) still
-        // succeeds: the document says so without inventing a shape. docs/api-reference.md lists them.
-        if (!Object.keys(schema.response).some((status) => status.startsWith('2'))) {
-          schema.response['2XX'] = { description: 'success; the body is not described by a JSON schema' };
+        for (const [status, response] of Object.entries(schema.response)) {
+          // A body-less response (`redirectResponse`): a JSON schema of type null is how @fastify/swagger omits content.
+          const { description, content } = response as { description?: string; content?: object };
+          if (content !== undefined && Object.keys(content).length === 0) {
+            schema.response[status] = { type: 'null', description };
+          }
         }
+        for (const range of ['4XX', '5XX']) schema.response[range] ??= { description: 'an error', ...ErrorBody };
+        // A route that declares no response at all still answers something on success: the document says so without
+        // inventing a shape, and `undescribedSuccesses` reports it, so a new route must declare its body. A route that
+        // declares responses but no 2xx or 3xx only refuses (a retired endpoint, sign-up): it gets no success.
+        if (!declared) schema.response['2XX'] = { description: UNDESCRIBED };
         return transformed;
       },
     });
@@ -96,4 +105,38 @@ export function undocumentedRoutes(app: { routeTable: RouteEntry[]; swagger(): u
       .filter(({ method, url }) => paths[openApiPath(url)]?.[method.toLowerCase()] === undefined)
       .map(({ method, url }) => `${method} ${url}`)
   );
+}
+
+interface DocumentedOperation {
+  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+
+const OPERATION_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
+/** A schema that says something of a body: more than a description. */
+function describes(schema: object | undefined): boolean {
+  return schema !== undefined && Object.keys(schema).some((key) => key !== 'description' && key !== 'title');
+}
+
+/**
+ * The operations of an OpenAPI document, as `METHOD path`, that may succeed (declare a 2xx, or no outcome at all)
+ * without a schema of the body they then answer. A redirect (3xx) has no body to describe; an operation that declares
+ * only refusals never succeeds.
+ */
+export function undescribedSuccesses(document: unknown): string[] {
+  const found: string[] = [];
+  const { paths } = document as { paths?: Record<string, Record<string, DocumentedOperation>> };
+  for (const [path, operations] of Object.entries(paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!OPERATION_METHODS.has(method)) continue;
+      const successes = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
+      const described = successes.every(
+        ([status, response]) =>
+          // 204: no body, by definition.
+          status === '204' || Object.values(response.content ?? {}).some((media) => describes(media.schema)),
+      );
+      if (!described) found.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  return found;
 }

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../api/deps';
 import { buildApp } from '../../api/app';
+import { buildAuthApp, type AuthDeps } from '../../auth/app';
+import { authSettings } from '../../auth/config';
+import { buildConsoleApp } from '../../console/server/app';
+import { consoleEnv } from '../../console/server/config';
 
 /**
- * A dependency of the ingest API built only to read its route table: routes keep closures over their dependencies and
- * use them per request, so building passes them around but never calls them. Reading a field gives another such
+ * A dependency of a service built only to read its route table: routes keep closures over their dependencies and use
+ * them per request, so building passes them around but never calls them. Reading a field gives another such
  * stand-in; calling one fails loudly, as a bug in building the document.
  */
 function unused(name: string): never {
@@ -17,19 +21,55 @@ function unused(name: string): never {
   }) as never;
 }
 
-/** The settings the app reads while registering routes (the SSE plugin's heartbeat). */
-const settings: Partial<ApiDeps> = { heartbeatMs: 15_000 };
-const deps = new Proxy(settings as ApiDeps, {
-  get: (target, key) => (Object.hasOwn(target, key) ? target[key as keyof ApiDeps] : unused(`deps.${String(key)}`)),
-});
+/** `settings` as given, any other field a stand-in that fails when used. */
+function standIn<T extends object>(name: string, settings: Partial<T>): T {
+  return new Proxy(settings as T, {
+    get: (target, key) => (Object.hasOwn(target, key) ? target[key as keyof T] : unused(`${name}.${String(key)}`)),
+  });
+}
 
-/** The ingest API's OpenAPI document, as `GET /openapi.json` serves it, without a database or a listening port. */
-export async function ingestApiDocument(): Promise<unknown> {
-  const app: FastifyInstance = await buildApp(deps, { logger: false });
+async function documentOf(build: () => Promise<FastifyInstance>): Promise<unknown> {
+  const app = await build();
   try {
     await app.ready();
     return app.swagger();
   } finally {
     await app.close();
   }
+}
+
+/** The ingest API's OpenAPI document, as `GET /openapi.json` serves it, without a database or a listening port. */
+export function ingestApiDocument(): Promise<unknown> {
+  // The settings the app reads while registering routes (the SSE plugin's heartbeat).
+  return documentOf(() => buildApp(standIn<ApiDeps>('deps', { heartbeatMs: 15_000 }), { logger: false }));
+}
+
+/** Placeholder settings: only their shape matters, nothing is reached while the routes register. */
+const LOCAL = 'http://127.0.0.1:1';
+
+/**
+ * The identity service's document, with every optional route on (the OIDC provider, the internal budget-policy
+ * endpoint), so the document lists all it can serve.
+ */
+export function identityDocument(): Promise<unknown> {
+  const env = authSettings.parse({
+    DATABASE_URL: 'postgres://127.0.0.1:1/none',
+    AUTHLIB_SECRET: 'x'.repeat(32),
+    AUTHLIB_URL: LOCAL,
+    AUTHLIB_COOKIE_DOMAIN: 'localhost',
+    TRUSTED_ORIGINS: LOCAL,
+    IDP_CLIENT_ID: 'document',
+    IDP_CLIENT_SECRET: 'document',
+    IDP_ISSUER_URL: LOCAL,
+    ADMIN_EMAILS: '',
+    INTERNAL_API_TOKEN: 'x'.repeat(32),
+  });
+  // No Redis: the sign-in limit and the revoked-user list then live in memory.
+  return documentOf(() => buildAuthApp(standIn<AuthDeps>('deps', { env, redis: undefined }), { logger: false }));
+}
+
+/** The console's document (its own routes, the proxies and the pages). */
+export function consoleDocument(): Promise<unknown> {
+  const config = consoleEnv.parse({ IDENTITY_URL: LOCAL, INGEST_API_URL: LOCAL, CONSOLE_API_TOKEN: 'x'.repeat(16) });
+  return documentOf(() => buildConsoleApp(config, { logger: false }));
 }

@@ -51,7 +51,10 @@ export function chatAppRoutes(deps: JobsDeps & { chatApp?: ChatApp }) {
       return rawBody;
     };
 
-    app.post('/v1/chatapp/events', { config: { signedRequest: true } }, async (request) => {
+    // The chat system reads only the status (and the challenge once, when the URL is verified).
+    const Ok = z.object({ ok: z.literal(true) });
+    const eventsSchema = { response: { 200: z.union([z.object({ challenge: z.string() }), Ok]) } };
+    app.post('/v1/chatapp/events', { config: { signedRequest: true }, schema: eventsSchema }, async (request) => {
       const rawBody = await verified(request);
       const parsed = EventsRequest.safeParse(parseJson(rawBody));
       if (!parsed.success) throw invalid('body', parsed.error);
@@ -73,23 +76,28 @@ export function chatAppRoutes(deps: JobsDeps & { chatApp?: ChatApp }) {
       return { ok: true };
     });
 
-    app.post('/v1/chatapp/interactions', { config: { signedRequest: true } }, async (request) => {
-      const rawBody = await verified(request);
-      const form = InteractionForm.safeParse(Object.fromEntries(new URLSearchParams(rawBody.toString('utf8'))));
-      if (!form.success) throw invalid('body', form.error);
-      const json = parseJson(Buffer.from(form.data.payload, 'utf8'));
-      const kind = z.object({ type: z.string() }).safeParse(json);
-      if (!kind.success) throw invalid('payload', kind.error);
-      if (kind.data.type !== 'block_actions') {
-        request.log.debug({ type: kind.data.type }, 'chatapp: interaction type not handled');
+    const interactionsSchema = { response: { 200: Ok } };
+    app.post(
+      '/v1/chatapp/interactions',
+      { config: { signedRequest: true }, schema: interactionsSchema },
+      async (request) => {
+        const rawBody = await verified(request);
+        const form = InteractionForm.safeParse(Object.fromEntries(new URLSearchParams(rawBody.toString('utf8'))));
+        if (!form.success) throw invalid('body', form.error);
+        const json = parseJson(Buffer.from(form.data.payload, 'utf8'));
+        const kind = z.object({ type: z.string() }).safeParse(json);
+        if (!kind.success) throw invalid('payload', kind.error);
+        if (kind.data.type !== 'block_actions') {
+          request.log.debug({ type: kind.data.type }, 'chatapp: interaction type not handled');
+          return { ok: true };
+        }
+        const payload = BlockActions.safeParse(json);
+        if (!payload.success) throw invalid('payload', payload.error);
+        const outcome = await handleBlockActions(deps, deps.chatApp!, payload.data, request.log);
+        request.log.info(outcome, 'chatapp interaction');
         return { ok: true };
-      }
-      const payload = BlockActions.safeParse(json);
-      if (!payload.success) throw invalid('payload', payload.error);
-      const outcome = await handleBlockActions(deps, deps.chatApp!, payload.data, request.log);
-      request.log.info(outcome, 'chatapp interaction');
-      return { ok: true };
-    });
+      },
+    );
   };
 }
 

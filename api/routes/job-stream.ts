@@ -6,6 +6,7 @@ import { jobEventFeed } from '../../jobs/job-event-feed';
 import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
 import { streamLagSeconds } from '../../metrics/series';
+import { eventStreamResponse } from '../../http/body-schemas';
 import { AppError, BadRequestError } from '../../http/errors';
 import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 
@@ -65,6 +66,11 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         schema: {
           params: z.object({ id: z.string().min(1).max(100) }),
           querystring: z.object({ last_event_id: LastEventId.optional() }),
+          response: {
+            200: eventStreamResponse(
+              "the job's events from after Last-Event-ID, one `id:` (the sequence) and `data:` (the event as JSON) each; open until the job's final event",
+            ),
+          },
         },
       },
       async (request, reply) => {

@@ -8,6 +8,7 @@ import { NotFoundError } from '../../http/errors';
 import { cancelJob } from '../../jobs/cancel';
 import { visibleJob } from '../../jobs/visibility';
 import { principalOf } from '../plugins/principal';
+import { bytesResponse } from '../../http/body-schemas';
 import { ErrorSchema } from './chat';
 
 const JobParams = z.object({ id: z.string().min(1).max(100) });
@@ -98,7 +99,12 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/v1/jobs/:id/files/*',
-      { schema: { params: JobParams.extend({ '*': z.string().min(1) }) } },
+      {
+        schema: {
+          params: JobParams.extend({ '*': z.string().min(1) }),
+          response: { 200: bytesResponse("the file's bytes, as the job wrote them") },
+        },
+      },
       async (request, reply) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
         const target = resolveWorkspacePath(deps.workspaceRoot, job.job_id, request.params['*']);
@@ -108,7 +114,8 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const content = await fs.readFile(target.absolute).catch(() => {
           throw new NotFoundError(`file ${request.params['*']}`);
         });
-        return reply.type('application/octet-stream').send(content);
+        // Bytes: sent as they are, the serializer is not involved.
+        return reply.type('application/octet-stream').send(content as never);
       },
     );
   };

@@ -14,6 +14,7 @@ import { readerOrg } from '../../kb/space';
 import type { ApiDeps } from '../deps';
 import { NotFoundError } from '../../http/errors';
 import { principalOf } from '../plugins/principal';
+import { bytesResponse } from '../../http/body-schemas';
 import { ErrorSchema } from './chat';
 
 /** Largest hub file accepted by POST /v1/kb/file and /v1/kb/edit (the API's body limit is 256 KiB). */
@@ -180,11 +181,17 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/v1/kb/attachment',
-      // No 200 schema: the body is the file's bytes, which the JSON serializer must not touch. Errors as every kb route.
+      // The body is the file's bytes under its stored type, which the JSON serializer never touches.
       {
         schema: {
           querystring: z.object({ path: HubFilePathSchema }),
-          response: { 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
+          response: {
+            200: bytesResponse("the attachment's bytes, under the type it was stored with", '*/*'),
+            400: ErrorSchema,
+            401: ErrorSchema,
+            404: ErrorSchema,
+            503: ErrorSchema,
+          },
         },
       },
       async (request, reply) => {

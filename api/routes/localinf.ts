@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../http/errors';
+import { ErrorSchema } from './chat';
 
 /**
  * The retired self-hosted inference stack's probe and wake endpoints. Nothing routes there any more: an old client gets
@@ -14,6 +15,8 @@ export const localinfRoutes: FastifyPluginAsync = async (app) => {
         '(GET /v1/models shows whether it is configured; `keel models doctor local` diagnoses it)',
     );
   };
-  app.all('/v1/localinf', retired);
-  app.all('/v1/localinf/*', retired);
+  // Only a refusal is declared: the document says these never succeed.
+  const schema = { response: { 410: ErrorSchema } };
+  app.all('/v1/localinf', { schema }, retired);
+  app.all('/v1/localinf/*', { schema }, retired);
 };

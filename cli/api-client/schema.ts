@@ -810,6 +810,15 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description the file's bytes, as the job wrote them */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/octet-stream': string;
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -844,15 +853,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -1370,6 +1370,15 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description the job's events from after Last-Event-ID, one `id:` (the sequence) and `data:` (the event as JSON) each; open until the job's final event */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/event-stream': string;
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -1404,15 +1413,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -4075,6 +4075,15 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description the attachment's bytes, under the type it was stored with */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            '*/*': string;
+          };
+        };
         /** @description Default Response */
         400: {
           headers: {
@@ -4165,15 +4174,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8264,6 +8264,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8298,15 +8312,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8320,6 +8325,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8354,15 +8373,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8376,6 +8386,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8410,15 +8434,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8432,6 +8447,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8466,15 +8495,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8488,6 +8508,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8522,15 +8556,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8544,6 +8569,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8578,15 +8617,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8600,6 +8630,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8634,15 +8678,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8656,6 +8691,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8690,15 +8739,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8722,6 +8762,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8756,15 +8810,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8780,6 +8825,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8814,15 +8873,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8838,6 +8888,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8872,15 +8936,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8896,6 +8951,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8930,15 +8999,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -8954,6 +9014,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -8988,15 +9062,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -9012,6 +9077,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -9046,15 +9125,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -9070,6 +9140,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -9104,15 +9188,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };
@@ -9128,6 +9203,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description Default Response */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {
@@ -9162,15 +9251,6 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
-          };
-        };
-        /** @description success; the body is not described by a JSON schema */
-        '2XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': unknown;
           };
         };
       };

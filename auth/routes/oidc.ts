@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { redirectResponse } from '../../http/body-schemas';
 import { AppError, NotFoundError, BadRequestError, ForbiddenError } from '../../http/errors';
 import type { AuthContext } from '../context';
 import type { OidcClient } from '../oidc';
@@ -48,7 +49,12 @@ export function oidcRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         schema: {
           params: z.object({ idp: z.string().max(64) }),
           querystring: z.object({ callbackURL: z.string().max(2000).optional() }),
-          response: { 400: ErrorSchema, 404: ErrorSchema, 502: ErrorSchema },
+          response: {
+            302: redirectResponse("to the identity provider's sign-in page"),
+            400: ErrorSchema,
+            404: ErrorSchema,
+            502: ErrorSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -71,7 +77,13 @@ export function oidcRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           params: z.object({ idp: z.string().max(64) }),
           // The provider's parameters (code, state, iss, error…) are read by openid-client from the URL.
           querystring: z.looseObject({ error: z.string().optional(), error_description: z.string().optional() }),
-          response: { 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 502: ErrorSchema },
+          response: {
+            302: redirectResponse('signed in (the session cookie is set): to the page the sign-in started from'),
+            400: ErrorSchema,
+            403: ErrorSchema,
+            404: ErrorSchema,
+            502: ErrorSchema,
+          },
         },
       },
       async (request, reply) => {

@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { bytesResponse, eventStreamResponse, redirectResponse } from '../../http/body-schemas';
 import { relayableHeaders, type Upstream, type UpstreamRequest, type UpstreamResponse } from './upstream';
 
 /** Request headers the browser may pass to the identity service (the session cookie, sign-in origin checks). */
@@ -62,4 +64,32 @@ export function relay(reply: FastifyReply, res: UpstreamResponse): FastifyReply 
 /** Sends `req` upstream and relays the answer. */
 export async function forward(reply: FastifyReply, upstream: Upstream, req: UpstreamRequest): Promise<FastifyReply> {
   return relay(reply, await upstream.send(req));
+}
+
+/**
+ * The success responses of a proxy route: whatever the upstream answered for the same path, which its own
+ * `/openapi.json` describes exactly. Here it is stated as the kinds of body an upstream sends: every JSON body of Keel's
+ * services is an object; the ingest API also streams events and serves files; the identity service redirects to and
+ * from the identity provider.
+ */
+export function proxiedResponses(upstream: 'identity service' | 'ingest API') {
+  const json = z.looseObject({}).describe(`the ${upstream}'s JSON body for the same path`);
+  const success = {
+    description: `the ${upstream}'s answer, passed on as it is`,
+    content: { 'application/json': { schema: json } },
+  };
+  if (upstream === 'identity service') {
+    return { '2XX': success, 302: redirectResponse("the identity service's redirect (OIDC sign-in), passed on") };
+  }
+  return {
+    '2XX': {
+      ...success,
+      content: {
+        ...success.content,
+        ...eventStreamResponse('').content,
+        // A job's file or a hub attachment, under its own type.
+        ...bytesResponse('', '*/*').content,
+      },
+    },
+  };
 }

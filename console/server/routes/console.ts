@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { ConsoleConfig } from '../config';
-import { preflight } from '../preflight';
+import { preflight, SessionUserSchema } from '../preflight';
 import type { Upstream } from '../upstream';
 
 /** What the sign-in page offers and where the Temporal UI is: public, read before anyone signs in. */
@@ -38,9 +38,13 @@ export function consoleRoutes(config: ConsoleConfig, identity: Upstream): Fastif
         return settings;
       },
     );
-    app.get('/api/session', async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { user: await preflight(identity, request, reply) };
-    });
+    app.get(
+      '/api/session',
+      { schema: { response: { 200: z.object({ user: SessionUserSchema }) } } },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return { user: await preflight(identity, request, reply) };
+      },
+    );
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { forward, identityHeaders, pathAfter, rawBody } from '../proxy';
+import { forward, identityHeaders, pathAfter, proxiedResponses, rawBody } from '../proxy';
 import type { Upstream } from '../upstream';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -21,6 +21,7 @@ export function identityProxyRoutes(identity: Upstream): FastifyPluginAsync {
       app.route({
         method: [...METHODS],
         url: mount.exact ? mount.browser : `${mount.browser}/*`,
+        schema: { response: proxiedResponses('identity service') },
         handler: async (request, reply) => {
           const { path, search } = pathAfter(request, mount.browser);
           return forward(reply, identity, {

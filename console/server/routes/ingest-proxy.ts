@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, NotFoundError } from '../../../http/errors';
 import { preflight, type PreflightQuery, type SessionUser } from '../preflight';
-import { ingestHeaders, pathAfter, rawBody, relay } from '../proxy';
+import { ingestHeaders, pathAfter, proxiedResponses, rawBody, relay } from '../proxy';
 import type { Upstream, UpstreamResponse } from '../upstream';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -94,6 +94,7 @@ export function ingestProxyRoutes(identity: Upstream, ingest: Upstream, token: s
     app.route({
       method: [...METHODS],
       url: `${PREFIX}/*`,
+      schema: { response: proxiedResponses('ingest API') },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const { path, search } = pathAfter(request, PREFIX);
         const segments = decodeSegments(path);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bytesResponse, pageResponse, redirectResponse } from '../../../http/body-schemas';
 import { errorPage } from '../error-page';
 import { ConsoleRefusal, preflight } from '../preflight';
 import type { Upstream } from '../upstream';
@@ -62,6 +63,14 @@ export function hostUnderDomain(host: string | undefined, domain: string | undef
  * assets cached for a year, everything else revalidated.
  */
 export async function registerStatic(app: FastifyInstance, webDir: string): Promise<void> {
+  // The plugin's one route (`/*`) takes no schema option: its success is declared here, as the route is added.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== '/*') return;
+    route.schema = {
+      ...route.schema,
+      response: { 200: bytesResponse('a file of the web app, under its file type (JS, CSS, an image…)', '*/*') },
+    };
+  });
   await app.register(fastifyStatic, {
     root: webDir,
     index: false,
@@ -105,12 +114,26 @@ export function registerPages(
     return reply.code(status).header('cache-control', 'no-cache').sendFile('index.html');
   };
 
+  const page = pageResponse("the web app's index.html, which renders the page");
   for (const url of OPEN_PAGES) {
-    app.get(url, { config: { consolePage: true } }, async (_request, reply) => sendIndex(reply));
+    app.get(url, { config: { consolePage: true }, schema: { response: { 200: page } } }, async (_request, reply) =>
+      sendIndex(reply),
+    );
   }
 
+  const gated = {
+    config: { consolePage: true },
+    schema: {
+      response: {
+        200: page,
+        302: redirectResponse('no live session: to /login?next=<this page>'),
+        // A deployment fault, not a request's: the page names the fix.
+        500: pageResponse("the console's host is not under the session cookie's domain (AUTHLIB_COOKIE_DOMAIN)"),
+      },
+    },
+  };
   for (const url of GATED_PAGES) {
-    app.get(url, { config: { consolePage: true } }, async (request, reply) => {
+    app.get(url, gated, async (request, reply) => {
       if (!hasCookie(request, options.sessionCookie)) {
         if (!hostUnderDomain(request.headers.host, options.cookieDomain)) {
           return reply

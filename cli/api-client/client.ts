@@ -1,8 +1,12 @@
 /**
- * The CLI's client of the ingest API, typed from its OpenAPI document (./schema.ts): a path, its parameters, the body it
- * takes and the bodies it answers are checked by the compiler against the routes as they are.
+ * Typed clients of Keel's services, each typed from the service's OpenAPI document (./schema.ts for the ingest API,
+ * ./identity-schema.ts, ./console-schema.ts): a path, its parameters, the body it takes and the bodies it answers are
+ * checked by the compiler against the routes as they are. The CLI calls the ingest API with a token; the identity
+ * service and the console take a session cookie, as a browser holds it.
  */
 import createClient from 'openapi-fetch';
+import type { paths as consolePaths } from './console-schema';
+import type { paths as identityPaths } from './identity-schema';
 import type { paths } from './schema';
 
 /** A refusal or failure of the API, with its status and the `code` of its error body. */
@@ -21,6 +25,16 @@ export type ApiClient = ReturnType<typeof createClient<paths>>;
 
 export function apiClient(baseUrl: string, token: string): ApiClient {
   return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } });
+}
+
+/** The identity service as a signed-in browser calls it: `cookie` is the session cookie (`keel_session=…`). */
+export function identityClient(baseUrl: string, cookie: string) {
+  return createClient<identityPaths>({ baseUrl, headers: { cookie } });
+}
+
+/** The console's backend-for-frontend with a session cookie. */
+export function consoleClient(baseUrl: string, cookie: string) {
+  return createClient<consolePaths>({ baseUrl, headers: { cookie } });
 }
 
 /**

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, apiClient, dataOf } from '../../cli/api-client/client';
+import { ApiError, apiClient, consoleClient, dataOf, identityClient } from '../../cli/api-client/client';
 import { streamJobEvents } from '../../cli/event-stream';
 import { projectRoot } from '../../config/paths';
-import { undocumentedRoutes } from '../../http/openapi';
+import { undescribedSuccesses, undocumentedRoutes } from '../../http/openapi';
 import { startConsoleStack, type ConsoleStack } from './console-bff-harness';
 
 /**
@@ -54,6 +54,8 @@ test.each(['ingest API', 'identity service', 'console'])('the %s documents every
       });
     }
   }
+  // …and what it answers on success: a JSON schema, a file's bytes, an event stream, a page or a redirect.
+  expect(undescribedSuccesses(document)).toEqual([]);
 });
 
 test('a route added to a service and not to its document is reported', async () => {
@@ -144,6 +146,15 @@ describe("the CLI's client, typed from the ingest API's document", () => {
     } finally {
       await worker.stop();
     }
+  });
+
+  test('the identity service and the console have typed clients too, with a session cookie', async () => {
+    const user = await stack.createUser({ email: `typed-${Date.now()}@example.test`, approved: true });
+    const cookie = await stack.signIn(user.email);
+    const session = dataOf(await consoleClient(stack.consoleUrl, cookie).GET('/api/session'));
+    expect(session.user).toEqual({ id: user.id, email: user.email, role: 'user' });
+    const budget = dataOf(await identityClient(stack.identityUrl, cookie).GET('/me/budget'));
+    expect({ spent: budget.spentCents, over: budget.overBudget }).toEqual({ spent: 0, over: false });
   });
 
   test("a refusal becomes an ApiError with the API's code", async () => {

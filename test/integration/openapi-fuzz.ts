@@ -198,6 +198,17 @@ export function drawRequests(targets: Target[], perOperation: number, seed: numb
   return requests;
 }
 
+/** Whether a declared media range (`application/json`, `text/*`, `*\/*`) covers a response's media type. */
+function mediaMatches(range: string, media: string): boolean {
+  if (range === '*/*' || range === media) return true;
+  return range.endsWith('/*') && media.startsWith(range.slice(0, -1));
+}
+
+/** A schema that says something of a body: more than a description. */
+function describes(schema: JsonSchema | undefined): boolean {
+  return typeof schema === 'object' && Object.keys(schema).some((key) => key !== 'description' && key !== 'title');
+}
+
 function declaredResponse(operation: Operation, status: number) {
   const responses = operation.responses ?? {};
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
@@ -255,8 +266,28 @@ export async function fuzz(
     report.byStatus[response.status] = (report.byStatus[response.status] ?? 0) + 1;
     if (request.authenticated && response.ok) report.authenticatedSuccesses[request.target.name]! += 1;
     const type = response.headers.get('content-type') ?? '';
+    const media = type.split(';', 1)[0]!.trim().toLowerCase();
+    const declared = declaredResponse(request.operation, response.status);
+    // A success must be one the document describes: its status, its media type, and a schema of its body.
+    if (response.ok && declared) {
+      const content = declared.content ?? {};
+      const listed = Object.keys(content).find((range) => mediaMatches(range, media));
+      const problem =
+        Object.keys(content).length === 0
+          ? 'a body on a response the document declares without one'
+          : listed === undefined
+            ? `media type ${media || '(none)'} not among ${Object.keys(content).join(', ')}`
+            : !describes(content[listed]!.schema)
+              ? 'success body not described by a schema'
+              : undefined;
+      if (problem !== undefined && !(Object.keys(content).length === 0 && response.status === 204)) {
+        report.schemaViolations.push({ request: label, status: response.status, problem });
+        await response.body?.cancel();
+        return;
+      }
+    }
     // A stream stays open by design; its answer is the status and headers.
-    if (type.startsWith('text/event-stream')) {
+    if (media === 'text/event-stream') {
       await response.body?.cancel();
       return;
     }
@@ -267,7 +298,6 @@ export async function fuzz(
       report.serverErrors.push({ request: label, status: response.status, problem: text.slice(0, 300) });
       return;
     }
-    const declared = declaredResponse(request.operation, response.status);
     if (!declared) {
       if (response.status >= 300 && response.status < 400) return;
       report.schemaViolations.push({ request: label, status: response.status, problem: 'status not declared' });

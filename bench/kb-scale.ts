@@ -107,50 +107,43 @@ async function main(): Promise<void> {
     const scope: SearchScope = { levels: levelsUpTo('internal'), org: null };
     const vectors = measured.map(offlineEmbed);
 
-    // The hybrid query, as the route runs it (warmed up first, so the graph's upper layers are cached).
-    for (const query of warm) await searchKnowledge(hub, { query, k: 8, ...scope });
+    // Each query goes through every variant in turn, so the machine's load (shared, and it swings) weighs on all of
+    // them alike: the hybrid query as the route runs it, the exact top 10 (the vector half's SQL with index scans off,
+    // a sequential scan of the vectors), the HNSW half at each ef_search, the full-text half as shipped and as it was
+    // before the cutoff (every query word OR-ed, every match ranked). Warm-up queries first, measured nowhere.
     const hybrid: number[] = [];
-    for (const query of measured) {
+    const exact: Array<{ ms: number; ids: string[]; tenth: number }> = [];
+    const hnsw = efs.map((efSearch) => ({ efSearch, ms: [] as number[], recall: 0, strict: 0 }));
+    const text: number[] = [];
+    const textAllWords: number[] = [];
+    for (const query of warm) await searchKnowledge(hub, { query, k: 8, ...scope });
+    for (const [i, query] of measured.entries()) {
+      const vector = vectors[i]!;
       const t = performance.now();
       await searchKnowledge(hub, { query, k: 8, ...scope });
       hybrid.push(performance.now() - t);
-    }
 
-    // The exact top 10 of every query: the vector half's SQL with index scans off (a sequential scan of the vectors).
-    const exact: Array<{ ms: number; ids: string[]; tenth: number }> = [];
-    for (const vector of vectors) {
       const { ms, value } = await inTransaction(pool, async (client) => {
         await client.query('SET LOCAL enable_indexscan = off');
         return vectorCandidates(client, identity, vector, scope, { limit: 10 });
       });
-      exact.push({ ms, ids: value.map((r) => r.chunk_id), tenth: value.at(-1)?.distance ?? Infinity });
-    }
+      const want = { ids: value.map((r) => r.chunk_id), tenth: value.at(-1)?.distance ?? Infinity };
+      exact.push({ ms, ...want });
 
-    // The HNSW half at each ef_search. Recall counts a returned chunk as right when it is in the exact top 10 or as
-    // near as its 10th (chunks at the same distance are interchangeable); strict recall counts only the exact ids.
-    const byEf = [];
-    for (const efSearch of efs) {
-      const ms: number[] = [];
-      let recall = 0;
-      let strict = 0;
-      for (const [i, vector] of vectors.entries()) {
-        const { ms: took, value } = await inTransaction(pool, (client) =>
-          vectorCandidates(client, identity, vector, scope, { limit: 10, efSearch }),
+      // Recall counts a returned chunk as right when it is in the exact top 10 or as near as its 10th (chunks at the
+      // same distance are interchangeable); strict recall counts only the exact ids.
+      for (const e of hnsw) {
+        const got = await inTransaction(pool, (client) =>
+          vectorCandidates(client, identity, vector, scope, { limit: 10, efSearch: e.efSearch }),
         );
-        ms.push(took);
-        const want = exact[i]!;
+        e.ms.push(got.ms);
         const denominator = Math.max(1, want.ids.length);
-        recall +=
-          value.filter((r) => want.ids.includes(r.chunk_id) || r.distance <= want.tenth + 1e-6).length / denominator;
-        strict += value.filter((r) => want.ids.includes(r.chunk_id)).length / denominator;
+        e.recall +=
+          got.value.filter((r) => want.ids.includes(r.chunk_id) || r.distance <= want.tenth + 1e-6).length /
+          denominator;
+        e.strict += got.value.filter((r) => want.ids.includes(r.chunk_id)).length / denominator;
       }
-      byEf.push({ efSearch, ...stats(ms), recall: recall / vectors.length, strict: strict / vectors.length });
-    }
 
-    // The full-text half as shipped, and as it was: every query word OR-ed and every match ranked.
-    const text: number[] = [];
-    const textAllWords: number[] = [];
-    for (const query of measured) {
       text.push((await inTransaction(pool, (client) => textCandidates(client, query, scope, common))).ms);
       const before = await inTransaction(pool, (client) =>
         client.query(
@@ -165,6 +158,12 @@ async function main(): Promise<void> {
       );
       textAllWords.push(before.ms);
     }
+    const byEf = hnsw.map((e) => ({
+      efSearch: e.efSearch,
+      ...stats(e.ms),
+      recall: e.recall / measured.length,
+      strict: e.strict / measured.length,
+    }));
     load.push(os.loadavg());
 
     const h = stats(hybrid);

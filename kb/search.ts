@@ -75,8 +75,8 @@ export async function vectorCandidates(
 ): Promise<Array<Candidate & { distance: number }>> {
   const dims = identity.dims;
   if (!Number.isInteger(efSearch) || efSearch < 1 || efSearch > 1000) throw new Error(`bad ef_search ${efSearch}`);
-  await client.query(`SET LOCAL hnsw.ef_search = ${efSearch}`);
-  await client.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+  // One round trip for both settings (a simple-protocol query may hold several statements).
+  await client.query(`SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL hnsw.iterative_scan = relaxed_order`);
   const scoped = scopeSql(scope, 3);
   const { rows } = await client.query<Candidate & { distance: number }>(
     `SELECT c.chunk_id, c.embedding::vector(${dims}) <=> $1::vector(${dims}) AS distance

@@ -16,7 +16,7 @@ import { offlineEmbed } from '../kb/embedders/offline';
 import { openKnowledgeHub } from '../kb/hub';
 import { indexPaths } from '../kb/indexer';
 import { khIdFor } from '../kb/kh-id';
-import { searchKnowledge } from '../kb/search';
+import { HNSW_EF_SEARCH, searchKnowledge } from '../kb/search';
 import { levelsUpTo } from '../kb/sensitivity';
 import { param, percentile, printJson } from './measure';
 import { runBench } from './run-bench';
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       try {
         await client.query('BEGIN');
         if (exact) await client.query('SET LOCAL enable_indexscan = off');
-        await client.query('SET LOCAL hnsw.ef_search = 100');
+        await client.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
         const t0 = performance.now();
         const { rows } = await client.query<{ chunk_id: string }>(
           `SELECT chunk_id FROM kb_chunks WHERE embedding_dims = ${dims}

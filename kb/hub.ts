@@ -160,11 +160,20 @@ export function sameIdentity(a: EmbedderIdentity, b: EmbedderIdentity): boolean 
   return a.provider === b.provider && a.model === b.model && a.dims === b.dims;
 }
 
+/**
+ * The HNSW graph's build parameters (pgvector's defaults, kept after bench:kb-scale: docs/knowledge-hub.md, "Query
+ * tuning"). They apply when the index is created; an existing index keeps the ones it was built with.
+ */
+export const HNSW_BUILD = { m: 16, efConstruction: 64 };
+
 /** The HNSW (cosine) index over vectors of `dims` dimensions: an expression index, partial on those dimensions. */
-export async function ensureHnswIndex(pool: Pool, dims: number): Promise<void> {
+export async function ensureHnswIndex(pool: Pool | PoolClient, dims: number, build = HNSW_BUILD): Promise<void> {
   if (!Number.isInteger(dims) || dims < 1 || dims > HNSW_MAX_DIMS) return;
+  const { m, efConstruction } = build;
+  if (!Number.isInteger(m) || !Number.isInteger(efConstruction)) throw new Error('HNSW parameters must be integers');
   await pool.query(
     `CREATE INDEX IF NOT EXISTS kb_chunks_hnsw_${dims} ON kb_chunks
-     USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE embedding_dims = ${dims}`,
+     USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction})
+     WHERE embedding_dims = ${dims}`,
   );
 }

@@ -1,11 +1,21 @@
+import type { PoolClient } from 'pg';
+import { commonTerms } from './common-terms';
+import type { EmbedderIdentity } from './embedders/types';
 import type { KnowledgeHub } from './hub';
 import type { Sensitivity } from './sensitivity';
 import { visibleSql } from './space';
 
 /** Candidates each ranker contributes before fusion. */
-const CANDIDATES = 50;
+export const CANDIDATES = 50;
 /** Reciprocal-rank-fusion constant (Cormack et al.): damps the weight of the very top ranks. */
 const RRF_K = 60;
+/**
+ * pgvector's hnsw.ef_search for a query: the size of the candidate list the graph walk keeps. Chosen with
+ * bench:kb-scale for recall@10 ≥ 0.9 against an exact scan at 100,000 chunks (docs/knowledge-hub.md, "Query tuning").
+ */
+export const HNSW_EF_SEARCH = 300;
+/** The full-text half ranks at most this many matching chunks (a query made only of common words matches most). */
+export const TEXT_RANK_LIMIT = 1_000;
 
 export interface SearchFilters {
   tags?: string[];
@@ -27,8 +37,92 @@ export interface SearchHit {
   end_line: number;
 }
 
+/** Whose chunks a query may return: the caller's readable levels and org, narrowed by the filters. */
+export interface SearchScope {
+  levels: Sensitivity[];
+  /** The reader's org (its documents and the shared space), or null for every org (admin tokens). */
+  org: string | null;
+  filters?: SearchFilters;
+}
+
 interface Candidate {
   chunk_id: string;
+}
+
+/** The scope as SQL over the document aliased `d`, its arguments bound from `$first` on. */
+function scopeSql(scope: SearchScope, first: number): { sql: string; args: unknown[] } {
+  const $ = (i: number) => `$${first + i}`;
+  return {
+    sql: `d.sensitivity = ANY(${$(0)}::text[])
+    AND (${$(1)}::text[] IS NULL OR d.tags && ${$(1)}::text[])
+    AND (${$(2)}::text[] IS NULL OR d.source = ANY(${$(2)}::text[]))
+    AND ${visibleSql($(3))}`,
+    args: [scope.levels, scope.filters?.tags ?? null, scope.filters?.source ?? null, scope.org],
+  };
+}
+
+/**
+ * The vector half: the `limit` chunks in scope nearest to `vector` (cosine), nearest first, through the HNSW index.
+ * Runs inside the caller's transaction: it sets hnsw.ef_search and iterative scanning for that transaction only.
+ * Filters are applied after the HNSW scan; iterative scanning keeps reading the graph until enough rows pass.
+ */
+export async function vectorCandidates(
+  client: PoolClient,
+  identity: EmbedderIdentity,
+  vector: number[],
+  scope: SearchScope,
+  { limit = CANDIDATES, efSearch = HNSW_EF_SEARCH }: { limit?: number; efSearch?: number } = {},
+): Promise<Array<Candidate & { distance: number }>> {
+  const dims = identity.dims;
+  if (!Number.isInteger(efSearch) || efSearch < 1 || efSearch > 1000) throw new Error(`bad ef_search ${efSearch}`);
+  // One round trip for both settings (a simple-protocol query may hold several statements).
+  await client.query(`SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL hnsw.iterative_scan = relaxed_order`);
+  const scoped = scopeSql(scope, 3);
+  const { rows } = await client.query<Candidate & { distance: number }>(
+    `SELECT c.chunk_id, c.embedding::vector(${dims}) <=> $1::vector(${dims}) AS distance
+     FROM kb_chunks c JOIN kb_documents d ON d.kh_id = c.kh_id
+     WHERE c.embedding_dims = ${dims} AND c.embedding_model = $2 AND ${scoped.sql}
+     ORDER BY c.embedding::vector(${dims}) <=> $1::vector(${dims})
+     LIMIT ${limit}`,
+    [`[${vector.join(',')}]`, identity.model, ...scoped.args],
+  );
+  // relaxed_order may return near-ties slightly out of order; the distances say the true order.
+  return rows.sort((a, b) => a.distance - b.distance);
+}
+
+/**
+ * The full-text half: chunks in scope holding any of the query's words, ranked by cover density. Common words
+ * (commonTerms) are left out of a query that has a rarer one; a query of common words only ranks the first
+ * TEXT_RANK_LIMIT chunks holding one of them. Both bound the rows ts_rank_cd reads, which is this half's cost.
+ */
+export async function textCandidates(
+  client: PoolClient,
+  query: string,
+  scope: SearchScope,
+  common: Set<string>,
+): Promise<Candidate[]> {
+  const { rows: lexemes } = await client.query<{ words: string[] | null }>(
+    `SELECT tsvector_to_array(to_tsvector('english', $1)) AS words`,
+    [query],
+  );
+  const words = lexemes[0]?.words ?? [];
+  if (words.length === 0) return [];
+  const rare = words.filter((w) => !common.has(w));
+  const terms = rare.length > 0 ? rare : words;
+  // A tsquery of quoted lexemes (already normalised, so no dictionary runs again): 'a' | 'b'.
+  const tsquery = terms.map((w) => `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
+  const scoped = scopeSql(scope, 2);
+  const { rows } = await client.query<Candidate>(
+    `SELECT m.chunk_id
+     FROM (SELECT c.chunk_id, c.tsv
+           FROM kb_chunks c JOIN kb_documents d ON d.kh_id = c.kh_id
+           WHERE c.tsv @@ $1::tsquery AND ${scoped.sql}
+           LIMIT ${TEXT_RANK_LIMIT}) m
+     ORDER BY ts_rank_cd(m.tsv, $1::tsquery) DESC, m.chunk_id
+     LIMIT ${CANDIDATES}`,
+    [tsquery, ...scoped.args],
+  );
+  return rows;
 }
 
 /**
@@ -39,55 +133,22 @@ interface Candidate {
  */
 export async function searchKnowledge(
   hub: KnowledgeHub,
-  input: {
-    query: string;
-    k: number;
-    levels: Sensitivity[];
-    /** The reader's org (its documents and the shared space), or null for every org (admin tokens). */
-    org: string | null;
-    filters?: SearchFilters;
-  },
+  input: SearchScope & { query: string; k: number },
 ): Promise<SearchHit[]> {
   if (input.levels.length === 0) return [];
   const identity = await hub.ready();
   const [vector] = await hub.embedder.embed([input.query], 'query');
-  const dims = identity.dims;
-  const literal = `[${vector!.join(',')}]`;
-  const filterSql = `d.sensitivity = ANY($2::text[])
-    AND ($3::text[] IS NULL OR d.tags && $3::text[])
-    AND ($4::text[] IS NULL OR d.source = ANY($4::text[]))
-    AND ${visibleSql('$5')}`;
-  const filterArgs = [input.levels, input.filters?.tags ?? null, input.filters?.source ?? null, input.org];
+  const common = await commonTerms(hub.pool);
 
   const client = await hub.pool.connect();
   try {
     await client.query('BEGIN');
-    // Filters are applied after the HNSW scan; iterative scanning keeps reading the graph until enough rows pass.
-    await client.query(`SET LOCAL hnsw.ef_search = ${Math.max(CANDIDATES * 2, 40)}`);
-    await client.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-    const byVector = await client.query<Candidate & { distance: number }>(
-      `SELECT c.chunk_id, c.embedding::vector(${dims}) <=> $1::vector(${dims}) AS distance
-       FROM kb_chunks c JOIN kb_documents d ON d.kh_id = c.kh_id
-       WHERE c.embedding_dims = ${dims} AND c.embedding_model = $6 AND ${filterSql}
-       ORDER BY c.embedding::vector(${dims}) <=> $1::vector(${dims})
-       LIMIT ${CANDIDATES}`,
-      [literal, ...filterArgs, identity.model],
-    );
-    const byText = await client.query<Candidate>(
-      `SELECT c.chunk_id
-       FROM kb_chunks c JOIN kb_documents d ON d.kh_id = c.kh_id,
-            (SELECT replace(plainto_tsquery('english', $1)::text, ' & ', ' | ')::tsquery AS q) query
-       WHERE c.tsv @@ query.q AND ${filterSql}
-       ORDER BY ts_rank_cd(c.tsv, query.q) DESC, c.chunk_id
-       LIMIT ${CANDIDATES}`,
-      [input.query, ...filterArgs],
-    );
+    const byVector = await vectorCandidates(client, identity, vector!, input);
+    const byText = await textCandidates(client, input.query, input, common);
     await client.query('COMMIT');
 
     const scores = new Map<string, number>();
-    // relaxed_order may return near-ties slightly out of order; the distances say the true order.
-    const vectorRanked = [...byVector.rows].sort((a, b) => a.distance - b.distance);
-    for (const list of [vectorRanked, byText.rows]) {
+    for (const list of [byVector, byText]) {
       list.forEach((row, rank) => scores.set(row.chunk_id, (scores.get(row.chunk_id) ?? 0) + 1 / (RRF_K + rank + 1)));
     }
     const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, input.k);

@@ -43,6 +43,7 @@ export function apiDepsFromEnv(
     streamPollMs: env.STREAM_POLL_MS,
     jobBudgetUsd: env.JOB_BUDGET_USD,
     levelHeartbeatMs: env.LEVEL_HEARTBEAT_MS,
+    temporalAnswerMs: env.TEMPORAL_DOWN_ANSWER_MS,
     chatApp: chatAppFromEnv(env, resources.secrets),
   };
 }

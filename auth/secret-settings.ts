@@ -34,11 +34,11 @@ function storeFile(dir: string | undefined, id: string): string {
 }
 
 /**
- * The identity service's secret slice of its config: the `*_SECRET_ID` variables, and a refusal of AUTHLIB_SECRET,
- * IDP_CLIENT_SECRET and INTERNAL_API_TOKEN naming the store file to use instead, unless the development option
- * KEEL_SECRETS_FROM_ENV is on.
+ * The `*_SECRET_ID` variables of `env`, and a refusal (an issue on `ctx`) of AUTHLIB_SECRET, IDP_CLIENT_SECRET and
+ * INTERNAL_API_TOKEN naming the store file to use instead, unless the development option KEEL_SECRETS_FROM_ENV is on.
+ * Shared by the identity service alone and `npm start`.
  */
-export const identitySecretsConfig = z.custom<NodeJS.ProcessEnv>().transform((env, ctx): IdentitySecretSources => {
+export function secretSources(env: Record<string, unknown>, ctx: z.RefinementCtx): IdentitySecretSources {
   const developing = z.stringbool().safeParse(emptyAsUndefined(env.KEEL_SECRETS_FROM_ENV) ?? 'false').data === true;
   const dir = emptyAsUndefined(env.KEEL_SECRETS_DIR) as string | undefined;
   const ids = {} as Record<IdentitySecretName, string>;
@@ -63,7 +63,12 @@ export const identitySecretsConfig = z.custom<NodeJS.ProcessEnv>().transform((en
     }
   }
   return { ids, fromEnv };
-});
+}
+
+/** The identity service's secret slice of its config (see `secretSources`). */
+export const identitySecretsConfig = z
+  .custom<NodeJS.ProcessEnv>()
+  .transform((env, ctx): IdentitySecretSources => secretSources(env, ctx));
 
 /** The identity settings without their secrets: what the environment alone holds. */
 export const identityEnvWithoutSecrets = authEnv.omit({
@@ -82,14 +87,16 @@ export async function readIdentitySecrets(
   sources: IdentitySecretSources,
   store: SecretStore,
   settings: Pick<SecretsSettings, 'dir'>,
-): Promise<{ values: Pick<AuthEnv, IdentitySecretName>; problems: string[] }> {
+  /** Under `npm start` none is required: the provider is optional and the session secret is generated. */
+  required: (name: IdentitySecretName) => boolean = (name) => IDENTITY_SECRETS[name].required,
+): Promise<{ values: Partial<Pick<AuthEnv, IdentitySecretName>>; problems: string[] }> {
   const problems: string[] = [];
   const values: Partial<Record<IdentitySecretName, string>> = {};
   for (const name of NAMES) {
     const id = sources.ids[name];
     const value = (await store.get(id)) ?? sources.fromEnv[name];
     if (value === undefined) {
-      if (IDENTITY_SECRETS[name].required) {
+      if (required(name)) {
         problems.push(`  ${name}: required: put it in ${storeFile(settings.dir, id)} (docs/secrets.md)`);
       }
       continue;
@@ -98,5 +105,5 @@ export async function readIdentitySecrets(
     if (checked.success) values[name] = checked.data;
     else problems.push(`  ${name} (secret ${id}): ${checked.error.issues.map((i) => i.message).join('; ')}`);
   }
-  return { values: values as Pick<AuthEnv, IdentitySecretName>, problems };
+  return { values, problems };
 }

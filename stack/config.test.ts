@@ -219,6 +219,13 @@ describe("the identity service's secrets come from the secrets store", () => {
     expect((await withSecrets(loadIdentityConfig(env))).INTERNAL_API_TOKEN).toBe('t'.repeat(40));
   });
 
+  test('npm start refuses them as variables too, unless KEEL_SECRETS_FROM_ENV', async () => {
+    const env = { AUTHLIB_SECRET: authlibSecret, KEEL_SECRETS_DIR: dir };
+    expect(await badVariables(loadStartConfig(env))).toEqual(['AUTHLIB_SECRET']);
+    await expect(loadStartConfig(env)).rejects.toThrow(`put it in the file ${dir}/AUTHLIB_SECRET`);
+    await expect(loadStartConfig({ ...env, KEEL_SECRETS_FROM_ENV: '1' })).resolves.toBeDefined();
+  });
+
   test('with the development option KEEL_SECRETS_FROM_ENV the variables are taken (a store file still wins)', async () => {
     fs.writeFileSync(path.join(dir, 'IDP_CLIENT_SECRET'), 'from-the-file');
     const env = await withSecrets(

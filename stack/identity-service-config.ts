@@ -42,5 +42,6 @@ export async function withSecrets(config: IdentityConfig): Promise<AuthEnv> {
     );
   }
   if (problems.length > 0) throw configError('keel auth', problems);
-  return { ...config.identity, ...values };
+  // Both required ones are present once there is no problem.
+  return { ...config.identity, ...values } as AuthEnv;
 }

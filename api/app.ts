@@ -28,6 +28,7 @@ import { statsRoutes } from './routes/stats';
 import { verticalRoutes } from './routes/verticals';
 import { workRoutes } from './routes/work';
 import { tokenRoutes } from './routes/tokens';
+import { internalUserRoutes } from './routes/internal-users';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
@@ -64,6 +65,7 @@ export async function buildApp(
   await app.register(designRoutes(deps));
   await app.register(humanTaskRoutes(deps));
   await app.register(tokenRoutes(deps));
+  await app.register(internalUserRoutes(deps));
   // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
   for (const routes of [capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes]) {
     await app.register(routes(deps));

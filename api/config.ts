@@ -31,6 +31,11 @@ export const apiEnv = z.object({
   JOB_BUDGET_USD: z.coerce.number().positive().default(5),
   /** While a model call runs, its level emits a `heartbeat` event this often (ms). */
   LEVEL_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+  /**
+   * How soon a submission, cancel or signal has its 503 `queue_unavailable` while Temporal is unreachable (ms). A
+   * reachable Temporal that takes longer to start a job is answered 503 too (docs/failure-modes.md).
+   */
+  TEMPORAL_DOWN_ANSWER_MS: z.coerce.number().int().min(200).max(60_000).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * The identity service's schema when it shares this database: run submissions are then refused with 402 for a

@@ -25,6 +25,11 @@ export interface ApiDeps extends JobsDeps {
   kb?: KnowledgeHub;
   /** The team-chat app behind /v1/chatapp/*; without one (or without its signing secret) every request there is 401. */
   chatApp?: ChatApp;
+  /**
+   * The token the identity service presents on this API's internal endpoints (IDENTITY_INTERNAL_TOKEN); without one
+   * they are not served.
+   */
+  internalToken?: string;
 }
 
 /** The API's dependencies as its environment configures them, over resources the entry point opened. */
@@ -43,7 +48,9 @@ export function apiDepsFromEnv(
     streamPollMs: env.STREAM_POLL_MS,
     jobBudgetUsd: env.JOB_BUDGET_USD,
     levelHeartbeatMs: env.LEVEL_HEARTBEAT_MS,
+    temporalAnswerMs: env.TEMPORAL_DOWN_ANSWER_MS,
     chatApp: chatAppFromEnv(env, resources.secrets),
+    internalToken: env.IDENTITY_INTERNAL_TOKEN,
   };
 }
 

@@ -4,6 +4,7 @@ import { withTransaction } from '../db/transaction';
 import type { IdentityTables, IngestTables } from '../db/qualified-tables';
 import type { AuthContext } from './context';
 import { DISABLED_BY_ADMIN, USER_COLUMNS, toUser, type Role, type User } from '../db/users';
+import { recordRevocation } from './token-revocations';
 
 export interface AdminChange {
   disabled?: boolean;
@@ -36,6 +37,11 @@ export async function applyAdminChange(
     defaultBudgetCents: number;
     /** The ingest tables, when this database holds them: disabling revokes the user's API tokens too. */
     ingest?: IngestTables;
+    /**
+     * The ingest API keeps a database of its own (INGEST_URL): disabling writes the revocation to the outbox, which
+     * auth/token-revocations.ts delivers to it.
+     */
+    revocationOutbox?: boolean;
   },
 ): Promise<User> {
   const { actorId, targetId, change } = input;
@@ -69,6 +75,7 @@ export async function applyAdminChange(
     if (change.disabled === true) {
       await client.query(`DELETE FROM ${t.sessions} WHERE user_id = $1`, [targetId]);
       await revokeApiTokens(client, input.ingest, targetId);
+      if (input.revocationOutbox) await recordRevocation(client, t, targetId);
     }
     await client.query(`INSERT INTO ${t.audit} (actor_id, target_id, action, changes) VALUES ($1, $2, $3, $4)`, [
       actorId,
@@ -81,9 +88,8 @@ export async function applyAdminChange(
 }
 
 /**
- * A disabled user's API tokens stop at once, in the disabling transaction. Only where the ingest tables share this
- * database; with separate databases the ingest API's admission refuses a disabled user's submissions instead
- * (docs/tokens.md).
+ * A disabled user's API tokens stop at once, in the disabling transaction, where the ingest tables share this
+ * database; with separate databases the outbox row above carries the revocation to the ingest API (docs/tokens.md).
  */
 async function revokeApiTokens(client: PoolClient, ingest: IngestTables | undefined, userId: string): Promise<void> {
   if (!ingest) return;
@@ -101,15 +107,19 @@ async function revokeApiTokens(client: PoolClient, ingest: IngestTables | undefi
  * sessions listed as revoked (before the write, so no cache cookie outlives the ban) and their API tokens revoked.
  */
 export async function changeUser(
-  ctx: Pick<AuthContext, 'pool' | 'tables' | 'ledger' | 'budgets' | 'revokedUsers'>,
+  ctx: Pick<AuthContext, 'pool' | 'tables' | 'ledger' | 'budgets' | 'revokedUsers' | 'revocations'>,
   input: { actorId: string; targetId: string; action: string; change: AdminChange },
 ): Promise<User> {
   if (input.change.disabled === true && input.actorId !== input.targetId) await ctx.revokedUsers.revoke(input.targetId);
-  return applyAdminChange(ctx.pool, ctx.tables, {
+  const user = await applyAdminChange(ctx.pool, ctx.tables, {
     ...input,
     defaultBudgetCents: ctx.budgets.defaultBudgetCents,
     ingest: ctx.ledger,
+    revocationOutbox: ctx.revocations !== undefined,
   });
+  // Delivered now rather than on the next poll; the admin's answer does not wait for the ingest API.
+  if (input.change.disabled === true) void ctx.revocations?.kick();
+  return user;
 }
 
 function auditFields(user: User) {

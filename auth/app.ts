@@ -24,6 +24,7 @@ import { createSessionStore } from './sessions';
 import { createSignInLimiter } from './sign-in-rate-limit';
 import { createRevokedUsers } from './revoked-users';
 import { identityTables, ingestTables } from '../db/qualified-tables';
+import { startRevocationDelivery } from './token-revocations';
 
 const IDENTITY_API: ApiInfo = {
   title: 'Keel identity service',
@@ -103,6 +104,19 @@ export async function buildAuthApp(
   });
 
   instrumentHttp(app, 'identity');
+
+  if (env.INGEST_URL && env.INTERNAL_API_TOKEN) {
+    const internalToken = env.INTERNAL_API_TOKEN;
+    const revocations = startRevocationDelivery({
+      pool: deps.pool,
+      tables,
+      ingestUrl: env.INGEST_URL,
+      internalToken: () => internalToken,
+      log: app.log,
+    });
+    ctx.revocations = revocations;
+    app.addHook('onClose', () => revocations.stop());
+  }
 
   await app.register(cookie, { secret: env.AUTHLIB_SECRET });
   // TRUSTED_ORIGINS is the one list for CORS and the origin check: a request carrying any other Origin is

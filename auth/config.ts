@@ -104,6 +104,12 @@ export const authEnv = z.object({
       .regex(/^\S+$/, 'no whitespace (it is sent as a bearer token)')
       .optional(),
   ),
+  /**
+   * The ingest API's base URL when it keeps a database of its own: disabling a user delivers the revocation of their API
+   * tokens to its internal endpoint, authenticated by INTERNAL_API_TOKEN (docs/tokens.md). Unset: the tokens are
+   * revoked in this database (shared) or not at all.
+   */
+  INGEST_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   /** Honour X-Forwarded-For from this many proxy hops when keying the sign-in rate limit by IP. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

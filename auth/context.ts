@@ -6,6 +6,7 @@ import type { SessionResolver } from './session-resolver';
 import type { RevokedUsers } from './revoked-users';
 import type { SignInLimiter } from './sign-in-rate-limit';
 import type { IdentityTables, IngestTables } from '../db/qualified-tables';
+import type { RevocationDelivery } from './token-revocations';
 
 /** What every identity route is built over; assembled once by buildAuthApp. */
 export interface AuthContext {
@@ -21,4 +22,6 @@ export interface AuthContext {
   signInLimiter: SignInLimiter;
   /** Undefined when no identity provider is configured (`npm start` without IDP_*). */
   oidc?: OidcClient;
+  /** Delivers disabled users' token revocations to an ingest API on another database; undefined without INGEST_URL. */
+  revocations?: RevocationDelivery;
 }

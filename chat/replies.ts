@@ -2,11 +2,14 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Clien
 import { KEEL_KIND } from '../pure/search-attributes';
 import type { deliverChatReply, relayChatTurn } from '../workflows/chat-relay';
 import { chatRelayWorkflowId, type ChatDelivery, type ChatThreadRef } from '../chat-relay/definitions';
+import { temporalCall } from '../jobs/temporal-call';
 
 /** Where the API starts chat work: the job task queue, whose workers carry the chat activities. */
 export interface ChatWorkStarter {
   temporal: Client;
   taskQueue: string;
+  /** TEMPORAL_DOWN_ANSWER_MS: the inbound request is answered within it even when Temporal is unreachable. */
+  temporalAnswerMs?: number;
 }
 
 /**
@@ -18,7 +21,7 @@ export async function startChatDelivery(
   workflowId: string,
   delivery: ChatDelivery,
 ): Promise<void> {
-  await startOnce(() =>
+  await startOnce(deps, 'the chat reply was not queued', () =>
     deps.temporal.workflow.start<typeof deliverChatReply>('deliverChatReply', {
       workflowId,
       taskQueue: deps.taskQueue,
@@ -32,7 +35,7 @@ export async function startChatDelivery(
 
 /** Starts the relay of a job's events to its thread; a job has one relay, so a second start is a no-op. */
 export async function startChatRelay(deps: ChatWorkStarter, jobId: string, thread: ChatThreadRef): Promise<void> {
-  await startOnce(() =>
+  await startOnce(deps, 'the chat relay was not started', () =>
     deps.temporal.workflow.start<typeof relayChatTurn>('relayChatTurn', {
       workflowId: chatRelayWorkflowId(jobId),
       taskQueue: deps.taskQueue,
@@ -46,9 +49,9 @@ export async function startChatRelay(deps: ChatWorkStarter, jobId: string, threa
   );
 }
 
-async function startOnce(start: () => Promise<unknown>): Promise<void> {
+async function startOnce(deps: ChatWorkStarter, what: string, start: () => Promise<unknown>): Promise<void> {
   try {
-    await start();
+    await temporalCall(deps.temporal, what, start, { answerMs: deps.temporalAnswerMs });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }

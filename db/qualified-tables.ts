@@ -7,11 +7,19 @@ export interface IdentityTables {
   accounts: string;
   sessions: string;
   audit: string;
+  /** Disabled users' token revocations still to deliver to an ingest API on another database. */
+  revocationOutbox: string;
 }
 
 export function identityTables(schema: string): IdentityTables {
   const q = (table: string) => `"${schema}"."${table}"`;
-  return { users: q('users'), accounts: q('accounts'), sessions: q('sessions'), audit: q('auth_audit_log') };
+  return {
+    users: q('users'),
+    accounts: q('accounts'),
+    sessions: q('sessions'),
+    audit: q('auth_audit_log'),
+    revocationOutbox: q('token_revocation_outbox'),
+  };
 }
 
 /** The ingest service's tables the identity service reads: job_runs is the spend ledger, workflows for ownership. */

@@ -129,3 +129,15 @@ export async function revokeToken(pool: Pool, tokenId: string): Promise<TokenLis
   );
   return rows[0];
 }
+
+/**
+ * Revokes every live token of a user (the identity service disabled them); returns how many it revoked. Idempotent:
+ * a repeated call revokes nothing more and keeps the first revocation times.
+ */
+export async function revokeUserTokens(pool: Pool, userId: string): Promise<number> {
+  const { rowCount } = await pool.query(
+    'UPDATE api_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
+    [userId],
+  );
+  return rowCount ?? 0;
+}

@@ -48,7 +48,11 @@ async function modelFor({ apiVersion, kind }) {
 const parsers = {
   api: (env) => require(path.join(root, 'dist/stack/api-config.js')).loadConfig(env),
   worker: (env) => require(path.join(root, 'dist/stack/worker-config.js')).loadConfig(env),
-  identity: (env) => require(path.join(root, 'dist/stack/identity-service-config.js')).loadConfig(env),
+  // The identity service's secrets are files of its secrets store (docs/secrets.md), read at its start: checked too.
+  identity: (env) => {
+    const config = require(path.join(root, 'dist/stack/identity-service-config.js'));
+    return config.withSecrets(config.loadConfig(env));
+  },
   console: (env) => require(path.join(root, 'dist/console/server/config.js')).loadConfig(env),
   migrate: (env) => {
     const { parseEnv } = require(path.join(root, 'dist/config/parse-env.js'));
@@ -68,6 +72,23 @@ function containerEnv(container, byName) {
   for (const { name, value } of container.env ?? []) env[name] = value;
   // What the image sets (deploy/Dockerfile's ENV lines).
   return { DATA_DIR: '/data', ...env };
+}
+
+/**
+ * The chart's secrets directory as the container sees it: the keys of the Secret volume mounted at KEEL_SECRETS_DIR,
+ * written as files into a temporary directory, which then stands in for KEEL_SECRETS_DIR.
+ */
+function mountedSecretsDir(container, podSpec, env, byName) {
+  if (!env.KEEL_SECRETS_DIR) return undefined;
+  const mount = (container.volumeMounts ?? []).find((m) => m.mountPath === env.KEEL_SECRETS_DIR);
+  const volume = mount && (podSpec.volumes ?? []).find((v) => v.name === mount.name);
+  const secret = volume?.secret && byName.get(`Secret/${volume.secret.secretName}`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-check-helm-'));
+  for (const [key, value] of Object.entries(secret?.stringData ?? {})) fs.writeFileSync(path.join(dir, key), value);
+  for (const [key, value] of Object.entries(secret?.data ?? {})) {
+    fs.writeFileSync(path.join(dir, key), Buffer.from(value, 'base64'));
+  }
+  return dir;
 }
 
 async function main() {
@@ -96,10 +117,14 @@ async function main() {
         problems.push(`${workload.kind} ${workload.metadata.name}: no config parser for container ${container.name}`);
         continue;
       }
+      const env = containerEnv(container, byName);
+      const secretsDir = mountedSecretsDir(container, workload.spec.template.spec, env, byName);
       try {
-        await parse(containerEnv(container, byName));
+        await parse(secretsDir ? { ...env, KEEL_SECRETS_DIR: secretsDir } : env);
       } catch (err) {
         problems.push(`${workload.kind} ${workload.metadata.name}: ${err.message}`);
+      } finally {
+        if (secretsDir) fs.rmSync(secretsDir, { recursive: true, force: true });
       }
     }
   }
@@ -107,7 +132,9 @@ async function main() {
   log(
     `${objects.length} objects rendered (${[...new Set(kinds)].map((k) => `${kinds.filter((x) => x === k).length} ${k}`).join(', ')})`,
   );
-  log(`${workloads.length} workloads' environments checked against their processes' config parsers`);
+  log(
+    `${workloads.length} workloads' environments (and mounted secrets stores) checked against their processes' config parsers`,
+  );
   if (problems.length > 0) {
     for (const problem of problems) log(`problem: ${problem}`);
     process.exit(1);

@@ -126,8 +126,18 @@ describe('deploy/compose.yaml', () => {
     expect(parseEnv(migrateEnv, serviceEnv('migrate', filled), 'keel migrate')).toBeDefined();
   });
 
-  test('refuses to start without the secrets it needs, naming them', () => {
-    const { AUTHLIB_SECRET: _unset, ...rest } = filled;
-    expect(() => serviceEnv('identity', rest)).toThrow('AUTHLIB_SECRET is unset');
+  test('hands the identity service its secrets as files of its secrets store, never as variables', () => {
+    const doc = parseYaml(fs.readFileSync(composeFile, 'utf8'), { merge: true }) as {
+      services: Record<string, { secrets?: string[] }>;
+      secrets: Record<string, { environment?: string }>;
+    };
+    const env = serviceEnv('identity', filled);
+    expect(env.KEEL_SECRETS_DIR).toBe('/run/secrets');
+    expect([env.AUTHLIB_SECRET, env.IDP_CLIENT_SECRET]).toEqual([undefined, undefined]);
+    expect(doc.services.identity?.secrets).toEqual(['AUTHLIB_SECRET', 'IDP_CLIENT_SECRET']);
+    expect(doc.secrets).toEqual({
+      AUTHLIB_SECRET: { environment: 'AUTHLIB_SECRET' },
+      IDP_CLIENT_SECRET: { environment: 'IDP_CLIENT_SECRET' },
+    });
   });
 });

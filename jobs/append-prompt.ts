@@ -13,6 +13,7 @@ import { appendPromptUpdate } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
 import { UnavailableError } from '../http/errors';
 import { allocate, submitJob } from './submit';
+import { temporalCall } from './temporal-call';
 
 /** How long a running job has to accept a follow-up before the request gives up (as for resume). */
 const APPEND_DEADLINE_MS = 20_000;
@@ -56,12 +57,17 @@ export async function appendPrompt(
         { promptId, workflowId, jobId: active.job_id, prompt, createdBy: principal.user_id || 'user' },
         // Accepted is enough: from then on the job holds the prompt in its history.
         async () => {
-          await deps.temporal.withDeadline(Date.now() + APPEND_DEADLINE_MS, () =>
-            deps.temporal.workflow.getHandle(active.job_id).startUpdate(appendPromptUpdate, {
-              args: [{ prompt_id: promptId, prompt }],
-              updateId: promptId,
-              waitForStage: WorkflowUpdateStage.ACCEPTED,
-            }),
+          // A job may take a while to accept; Temporal itself unreachable is still answered at once.
+          await temporalCall(
+            deps.temporal,
+            'the prompt was not delivered',
+            () =>
+              deps.temporal.workflow.getHandle(active.job_id).startUpdate(appendPromptUpdate, {
+                args: [{ prompt_id: promptId, prompt }],
+                updateId: promptId,
+                waitForStage: WorkflowUpdateStage.ACCEPTED,
+              }),
+            { answerMs: deps.temporalAnswerMs, waitMs: APPEND_DEADLINE_MS },
           );
         },
       );

@@ -22,8 +22,11 @@ export async function cancelJob(deps: JobsDeps, job: JobRow, log: FastifyBaseLog
     throw new ConflictError('job_finished', `job ${job.job_id} is already ${job.status}`);
   }
   try {
-    await temporalCall(deps.temporal, 'the cancel was not delivered', () =>
-      deps.temporal.workflow.getHandle(job.job_id).cancel(),
+    await temporalCall(
+      deps.temporal,
+      'the cancel was not delivered',
+      () => deps.temporal.workflow.getHandle(job.job_id).cancel(),
+      { answerMs: deps.temporalAnswerMs },
     );
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;

@@ -35,12 +35,16 @@ export async function completeHumanTaskAs(
   }
   const task = result.task!;
   try {
-    await temporalCall(deps.temporal, 'the completion was not signalled', () =>
-      deps.temporal.workflow.getHandle(task.waiting_workflow_id).signal(humanTaskCompletedSignal, {
-        task_id: task.task_id,
-        completed_by: principal.user_id,
-        ...(note !== undefined ? { note } : {}),
-      }),
+    await temporalCall(
+      deps.temporal,
+      'the completion was not signalled',
+      () =>
+        deps.temporal.workflow.getHandle(task.waiting_workflow_id).signal(humanTaskCompletedSignal, {
+          task_id: task.task_id,
+          completed_by: principal.user_id,
+          ...(note !== undefined ? { note } : {}),
+        }),
+      { answerMs: deps.temporalAnswerMs },
     );
   } catch (err) {
     const gone = err instanceof WorkflowNotFoundError;

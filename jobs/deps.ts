@@ -18,6 +18,8 @@ export interface JobsDeps extends AdmissionDeps {
   taskQueue: string;
   /** Per-job cost ceiling in USD given to every job started here. */
   jobBudgetUsd?: number;
+  /** How soon a request has its 503 while Temporal is unreachable (TEMPORAL_DOWN_ANSWER_MS; default 2 s). */
+  temporalAnswerMs?: number;
   /** `heartbeat` event interval during long model calls, given to every job (ms). */
   levelHeartbeatMs?: number;
 }

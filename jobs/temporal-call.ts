@@ -1,11 +1,20 @@
-import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
 import { UnavailableError } from '../http/errors';
+import { channelRefusing, whenChannelRefuses } from '../temporal/channel-state';
 
 /**
- * How long a request waits on Temporal before it answers 503. Without a deadline the client's own retries of an
- * unreachable server keep a submission waiting about 20 s.
+ * How long a request may wait on an unreachable Temporal before it has its 503 (TEMPORAL_DOWN_ANSWER_MS). Without a
+ * bound the client's own retries of an unreachable server kept a submission waiting about 20 s.
  */
-export const TEMPORAL_CALL_DEADLINE_MS = 2_000;
+export const TEMPORAL_DOWN_ANSWER_MS = 2_000;
+
+/**
+ * The gRPC deadline is this share of the answer budget: the client's retry interceptor sleeps its backoff past a
+ * deadline before it notices it (a 2 s deadline answered in 2.1–3.4 s), so the call is also raced against a timer.
+ */
+const CALL_DEADLINE_SHARE = 0.75;
+/** What the hard bound leaves of the budget for the 503 itself to be written. */
+const ANSWER_MARGIN_MS = 100;
 
 /** gRPC status codes that say the server was not reached or did not answer in time (UNAVAILABLE, DEADLINE_EXCEEDED). */
 const UNREACHABLE_CODES = new Set([14, 4]);
@@ -19,22 +28,50 @@ export function isTemporalUnavailable(err: unknown): boolean {
   return false;
 }
 
+export interface TemporalCallOptions {
+  /** The answer budget while Temporal is unreachable (TEMPORAL_DOWN_ANSWER_MS). */
+  answerMs?: number;
+  /**
+   * How long a reachable Temporal may take (an update that waits for the workflow to accept it); default: the share of
+   * `answerMs` above. An unreachable one is still refused as soon as the channel says so.
+   */
+  waitMs?: number;
+}
+
 /**
- * Runs one Temporal client call under a deadline; an unreachable server becomes a 503 `queue_unavailable` naming
- * `what` (the request did nothing, so the client may retry it).
+ * Runs one Temporal client call; an unreachable server becomes a 503 `queue_unavailable` naming `what` (the request did
+ * nothing, so the client may retry it). Refused at once while the client's channel is failing to connect (a refused
+ * or reset connection), refused as soon as it starts failing during the call, and otherwise bounded by `answerMs`.
  */
 export async function temporalCall<T>(
   temporal: Client,
   what: string,
   call: () => Promise<T>,
-  deadlineMs = TEMPORAL_CALL_DEADLINE_MS,
+  { answerMs = TEMPORAL_DOWN_ANSWER_MS, waitMs }: TemporalCallOptions = {},
 ): Promise<T> {
+  const unavailable = () =>
+    new UnavailableError('queue_unavailable', `the job queue (Temporal) is unreachable: ${what}; retry`);
+  if (channelRefusing(temporal)) throw unavailable();
+  const abort = new AbortController();
+  const deadlineMs = waitMs ?? Math.round(answerMs * CALL_DEADLINE_SHARE);
+  let timer: NodeJS.Timeout | undefined;
+  const refused = new Promise<never>((_resolve, reject) => {
+    whenChannelRefuses(temporal, abort.signal, () => reject(unavailable()));
+    if (waitMs === undefined) timer = setTimeout(() => reject(unavailable()), answerMs - ANSWER_MARGIN_MS);
+  });
   try {
-    return await temporal.withDeadline(Date.now() + deadlineMs, call);
+    return await Promise.race([
+      temporal.withAbortSignal(abort.signal, () => temporal.withDeadline(Date.now() + deadlineMs, call)),
+      refused,
+    ]);
   } catch (err) {
-    if (isTemporalUnavailable(err)) {
-      throw new UnavailableError('queue_unavailable', `the job queue (Temporal) is unreachable: ${what}; retry`);
-    }
+    // A reachable Temporal whose workflow did not take an update within `waitMs` is the caller's to report.
+    if (waitMs !== undefined && err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) throw err;
+    if (isTemporalUnavailable(err)) throw unavailable();
     throw err;
+  } finally {
+    clearTimeout(timer);
+    // Stops the channel watch, and the client's retries of a call that was answered 503 already.
+    abort.abort();
   }
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError } from '../config/parse-env';
 import { loadConfig as loadApiConfig } from './api-config';
 import { loadConfig as loadStartConfig } from './config';
-import { loadConfig as loadIdentityConfig } from './identity-service-config';
+import { loadConfig as loadIdentityConfig, withSecrets } from './identity-service-config';
 import { startStack } from './start';
 import { loadConfig as loadWorkerConfig } from './worker-config';
 
@@ -141,9 +141,102 @@ describe('one config per process', () => {
       'AUTHLIB_URL',
       'DATABASE_URL',
       'IDP_CLIENT_ID',
-      'IDP_CLIENT_SECRET',
       'IDP_ISSUER_URL',
       'TRUSTED_ORIGINS',
     ]);
+  });
+});
+
+describe("the identity service's secrets come from the secrets store", () => {
+  const identityEnv = {
+    DATABASE_URL: 'postgres://db/identity',
+    AUTHLIB_URL: 'https://auth.example.com',
+    AUTHLIB_COOKIE_DOMAIN: 'example.com',
+    TRUSTED_ORIGINS: 'https://app.example.com',
+    IDP_CLIENT_ID: 'keel',
+    IDP_ISSUER_URL: 'https://accounts.example.com',
+    ADMIN_EMAILS: '',
+  };
+  const authlibSecret = 'an authlib secret of at least thirty-two characters';
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-identity-secrets-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  async function problems(env: NodeJS.ProcessEnv): Promise<string> {
+    try {
+      await withSecrets(loadIdentityConfig(env));
+    } catch (err) {
+      if (err instanceof ConfigError) return err.message;
+      throw err;
+    }
+    throw new Error('the configuration was accepted');
+  }
+
+  test('a secret value in the environment is refused at start, naming the store file to write instead', async () => {
+    const message = await problems({
+      ...identityEnv,
+      KEEL_SECRETS_DIR: dir,
+      AUTHLIB_SECRET: authlibSecret,
+      IDP_CLIENT_SECRET: 'client-secret',
+      INTERNAL_API_TOKEN: 'x'.repeat(40),
+    });
+    for (const name of ['AUTHLIB_SECRET', 'IDP_CLIENT_SECRET', 'INTERNAL_API_TOKEN']) {
+      expect(message).toContain(
+        `${name}: a secret is not read from the environment: put it in the file ${dir}/${name}`,
+      );
+    }
+    // The message says where, never what.
+    expect(message).not.toContain(authlibSecret);
+  });
+
+  test('read from the store files (ids overridable), each checked as its setting requires', async () => {
+    fs.writeFileSync(path.join(dir, 'AUTHLIB_SECRET'), `${authlibSecret}\n`);
+    fs.mkdirSync(path.join(dir, 'idp'));
+    fs.writeFileSync(path.join(dir, 'idp', 'google'), 'client-secret');
+    const env = await withSecrets(
+      loadIdentityConfig({ ...identityEnv, KEEL_SECRETS_DIR: dir, IDP_CLIENT_SECRET_ID: 'idp/google' }),
+    );
+    expect([env.AUTHLIB_SECRET, env.IDP_CLIENT_SECRET, env.INTERNAL_API_TOKEN]).toEqual([
+      authlibSecret,
+      'client-secret',
+      undefined,
+    ]);
+    fs.writeFileSync(path.join(dir, 'AUTHLIB_SECRET'), 'short');
+    const message = await problems({ ...identityEnv, KEEL_SECRETS_DIR: dir });
+    expect(message).toContain('AUTHLIB_SECRET (secret AUTHLIB_SECRET): at least 32 characters');
+    expect(message).toContain(`IDP_CLIENT_SECRET: required: put it in the file ${dir}/IDP_CLIENT_SECRET`);
+    expect(message).not.toContain('short');
+  });
+
+  test('INGEST_URL needs the internal token in the store', async () => {
+    fs.writeFileSync(path.join(dir, 'AUTHLIB_SECRET'), authlibSecret);
+    fs.writeFileSync(path.join(dir, 'IDP_CLIENT_SECRET'), 'client-secret');
+    const env = { ...identityEnv, KEEL_SECRETS_DIR: dir, INGEST_URL: 'http://api:3000' };
+    expect(await problems(env)).toContain(`INGEST_URL: needs INTERNAL_API_TOKEN`);
+    fs.writeFileSync(path.join(dir, 'INTERNAL_API_TOKEN'), 't'.repeat(40));
+    expect((await withSecrets(loadIdentityConfig(env))).INTERNAL_API_TOKEN).toBe('t'.repeat(40));
+  });
+
+  test('npm start refuses them as variables too, unless KEEL_SECRETS_FROM_ENV', async () => {
+    const env = { AUTHLIB_SECRET: authlibSecret, KEEL_SECRETS_DIR: dir };
+    expect(await badVariables(loadStartConfig(env))).toEqual(['AUTHLIB_SECRET']);
+    await expect(loadStartConfig(env)).rejects.toThrow(`put it in the file ${dir}/AUTHLIB_SECRET`);
+    await expect(loadStartConfig({ ...env, KEEL_SECRETS_FROM_ENV: '1' })).resolves.toBeDefined();
+  });
+
+  test('with the development option KEEL_SECRETS_FROM_ENV the variables are taken (a store file still wins)', async () => {
+    fs.writeFileSync(path.join(dir, 'IDP_CLIENT_SECRET'), 'from-the-file');
+    const env = await withSecrets(
+      loadIdentityConfig({
+        ...identityEnv,
+        KEEL_SECRETS_DIR: dir,
+        KEEL_SECRETS_FROM_ENV: '1',
+        AUTHLIB_SECRET: authlibSecret,
+        IDP_CLIENT_SECRET: 'from-the-variable',
+      }),
+    );
+    expect([env.AUTHLIB_SECRET, env.IDP_CLIENT_SECRET]).toEqual([authlibSecret, 'from-the-file']);
   });
 });

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { authEnv, idpAllOrNone, type AuthSettings } from '../auth/config';
+import { readIdentitySecrets, secretSources } from '../auth/secret-settings';
+import { configError } from '../config/parse-env';
+import type { SecretStore } from '../secrets/store';
 import { emptyAsUndefined } from '../config/parse-env';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -49,22 +52,49 @@ export const stackIdentityEnv = z.preprocess(
       /** The identity service's port and address under `npm start`. */
       AUTH_PORT: z.preprocess(emptyAsUndefined, port.default(8080)),
       AUTH_HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
+      // Read by the secrets check below; the secrets slice of `npm start` owns their parsing.
+      KEEL_SECRETS_DIR: z.unknown().optional(),
+      KEEL_SECRETS_FROM_ENV: z.unknown().optional(),
+      AUTHLIB_SECRET_ID: z.string().optional(),
+      IDP_CLIENT_SECRET_ID: z.string().optional(),
+      INTERNAL_API_TOKEN_SECRET_ID: z.string().optional(),
     })
-    .superRefine(idpAllOrNone),
+    // The secret variables are refused as for the identity service alone (docs/secrets.md); the secrets are read from
+    // the store when the service starts (`identitySettings`), so the provider's three are checked together there.
+    .superRefine((value, ctx) => void secretSources(value, ctx)),
 );
 export type StackIdentityEnv = z.infer<typeof stackIdentityEnv>;
 
-/** The identity service's settings once the stack's database and data directory exist. */
-export function identitySettings(
+/**
+ * The identity service's settings once the stack's database and data directory exist: its secrets from the store
+ * (under the development option, from their variables), the session secret otherwise generated into DATA_DIR.
+ */
+export async function identitySettings(
   env: StackIdentityEnv,
-  stack: { dataDir: string; databaseUrl: string },
-): AuthSettings & { AUTH_PORT: number; AUTH_HOST: string } {
-  return {
+  stack: { dataDir: string; databaseUrl: string; secrets: SecretStore; secretsDir?: string },
+): Promise<AuthSettings & { AUTH_PORT: number; AUTH_HOST: string }> {
+  // The variables were checked (and refused) when the config was parsed; here only the ids and dev values are wanted.
+  const sources = secretSources(env, { addIssue: () => undefined } as unknown as z.RefinementCtx);
+  const { values, problems } = await readIdentitySecrets(
+    sources,
+    stack.secrets,
+    { dir: stack.secretsDir },
+    () => false,
+  );
+  const settings = {
     ...env,
+    ...values,
     DATABASE_URL: env.DATABASE_URL ?? stack.databaseUrl,
-    AUTHLIB_SECRET: env.AUTHLIB_SECRET ?? readOrCreateSecret(stack.dataDir),
+    AUTHLIB_SECRET: values.AUTHLIB_SECRET ?? readOrCreateSecret(stack.dataDir),
   };
+  const idp = authSettingsCheck.safeParse(settings);
+  if (!idp.success) problems.push(...idp.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`));
+  if (problems.length > 0) throw configError('keel start', problems);
+  return settings;
 }
+
+/** The provider's three settings come together or not at all, the client secret now from the store. */
+const authSettingsCheck = z.custom<Record<string, unknown>>().superRefine((value, ctx) => idpAllOrNone(value, ctx));
 
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'auth-secret');

@@ -5,10 +5,11 @@ import { migrateIdentity } from '../auth/migrate';
 import { createPool } from '../db/pool';
 import { openAll } from './closers';
 import { runMain, serveUntilSignal } from './entry-point';
-import { loadConfig, type IdentityConfig } from './identity-service-config';
+import { loadConfig, withSecrets } from './identity-service-config';
+import type { AuthEnv } from '../auth/config';
 
 /** What the identity service alone runs on: its migrated database and, when configured, Redis. */
-function openResources({ identity: env }: IdentityConfig) {
+function openResources(env: AuthEnv) {
   return openAll(async (closers) => {
     const pool = closers.add(
       createPool({
@@ -28,9 +29,8 @@ function openResources({ identity: env }: IdentityConfig) {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
-  const env = config.identity;
-  await serveUntilSignal(await openResources(config), async (resources) => {
+  const env = await withSecrets(loadConfig(process.env));
+  await serveUntilSignal(await openResources(env), async (resources) => {
     const app = await buildAuthApp(
       { pool: resources.pool, env, redis: resources.redis },
       { logger: { level: env.LOG_LEVEL } },

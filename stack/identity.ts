@@ -7,6 +7,7 @@ import { createPool } from '../db/pool';
 import { buildAuthApp } from '../auth/app';
 import { migrateIdentity } from '../auth/migrate';
 import { identitySettings, type StackIdentityEnv } from './identity-config';
+import { noSecrets, type SecretStore } from '../secrets/store';
 import { identityTables, ingestTables, type IdentityTables } from '../db/qualified-tables';
 
 export interface StackIdentity {
@@ -36,8 +37,16 @@ export async function startIdentityService(options: {
   databaseUrl: string;
   instanceId: string;
   logLevel: string;
+  /** The stack's secrets store, where the identity service's secrets are read (docs/secrets.md); default: none. */
+  secrets?: SecretStore;
+  secretsDir?: string;
 }): Promise<StackIdentity> {
-  const settings = identitySettings(options.config, { dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  const settings = await identitySettings(options.config, {
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    secrets: options.secrets ?? noSecrets,
+    secretsDir: options.secretsDir,
+  });
   const shared = settings.DATABASE_URL === options.databaseUrl;
   const pool = shared
     ? options.pool

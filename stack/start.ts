@@ -88,6 +88,8 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       databaseUrl: resources.databaseUrl,
       instanceId: stack.KEEL_INSTANCE_ID,
       logLevel,
+      secrets,
+      secretsDir: config.secrets.dir,
     });
     closers.push(() => identity.close());
     const firstAdmin = await ensureFirstAdmin({

@@ -9,6 +9,15 @@ const GRPC_ALREADY_EXISTS = 6;
 /** temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD */
 const INDEXED_VALUE_TYPE_KEYWORD = 2;
 
+/**
+ * gRPC's reconnect backoff grows to two minutes by default, so a client kept failing for over a minute after the server
+ * came back; a request path needs to find it again within seconds.
+ */
+export const TEMPORAL_CHANNEL_ARGS = {
+  'grpc.initial_reconnect_backoff_ms': 250,
+  'grpc.max_reconnect_backoff_ms': 2_000,
+};
+
 /** One client per process: created at start, closed on shutdown. */
 export async function connectClient(settings: TemporalSettings): Promise<{ client: Client; close(): Promise<void> }> {
   const connection = await Connection.connect({
@@ -16,9 +25,7 @@ export async function connectClient(settings: TemporalSettings): Promise<{ clien
     tls: settings.tls,
     apiKey: settings.apiKey,
     metadata: settings.apiKey ? { 'temporal-namespace': settings.namespace } : undefined,
-    // gRPC's reconnect backoff grows to two minutes by default, so a client kept failing for over a minute after the
-    // server came back; a request path needs to find it again within seconds.
-    channelArgs: { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 2_000 },
+    channelArgs: TEMPORAL_CHANNEL_ARGS,
   });
   const client = new Client({ connection, namespace: settings.namespace, interceptors: clientInterceptors() });
   return { client, close: () => connection.close() };

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
@@ -16,13 +17,14 @@ import { identityServiceBudget } from '../../jobs/budget-sources';
 import type { QueueStore } from '../../queue/queue-store';
 import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
-import { errorOf, recordJobCost } from './identity-harness';
+import { cookieHeader, errorOf, recordJobCost } from './identity-harness';
 
 /**
  * Budgets when the identity service and the ingest service keep separate databases: the identity tables live in a
  * database of their own that the ingest API cannot reach, and admission asks the identity service's internal
  * endpoint (shared secret) for the user's role, budget and status, summing spend from its own ledger. The refusals
  * come before Temporal is reached, so the Temporal client points at a closed port (as in the budget-gate test).
+ * Disabling a user there revokes their API tokens here through the ingest API's internal endpoint (docs/tokens.md).
  */
 const INTERNAL_TOKEN = 'internal-token-of-at-least-thirty-two-characters';
 const identityDbName = `keel_identity_${uniqueSuffix()}`;
@@ -35,6 +37,9 @@ let connection: Connection;
 let identity: FastifyInstance;
 let identityUrl: string;
 let api: FastifyInstance;
+let apiUrl: string;
+let identityEnv: ReturnType<typeof authEnv.parse>;
+const PASSWORD = 'a password nobody uses';
 const tokens: Record<string, string> = {};
 const users: Record<string, string> = {};
 
@@ -48,7 +53,7 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-function apiOver(url: string, token: string): Promise<FastifyInstance> {
+function apiOver(url: string, token: string, internalToken = INTERNAL_TOKEN): Promise<FastifyInstance> {
   return buildApp(
     {
       pool: ingest.pool,
@@ -61,6 +66,7 @@ function apiOver(url: string, token: string): Promise<FastifyInstance> {
       workspaceRoot: os.tmpdir(),
       heartbeatMs: 15_000,
       streamPollMs: 1_000,
+      internalToken,
       budget: identityServiceBudget({
         identityUrl: url,
         internalToken: token,
@@ -80,7 +86,7 @@ beforeAll(async () => {
   const schema = 'identity';
   identityPool = createPool({ dsn: identityDsn, max: 3, ssl: false, schema });
   await migrateIdentity(identityPool, schema);
-  const env = authEnv.parse({
+  const env = (identityEnv = authEnv.parse({
     DATABASE_URL: identityDsn,
     DATABASE_SCHEMA: schema,
     // Deliberately a schema that exists nowhere in the identity database: nothing here may read the ledger.
@@ -96,7 +102,7 @@ beforeAll(async () => {
     DEFAULT_BUDGET_USD: '5',
     INTERNAL_API_TOKEN: INTERNAL_TOKEN,
     KEEL_INSTANCE_ID: `test-${uniqueSuffix()}`,
-  });
+  }));
   identity = await buildAuthApp({ pool: identityPool, env, redis }, { logger: false });
   identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
 
@@ -106,10 +112,12 @@ beforeAll(async () => {
     ['spender', 'user', true],
     ['boss', 'admin', true],
     ['gone', 'user', true],
+    ['leaver', 'user', true],
+    ['latecomer', 'user', true],
   ] as const) {
     const user = await createCredentialUser(identityPool, tables, {
       email: `${name}@example.test`,
-      password: 'a password nobody uses',
+      password: PASSWORD,
       role,
       approved,
       defaultBudgetCents: 500,
@@ -129,6 +137,7 @@ beforeAll(async () => {
 
   connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
   api = await apiOver(identityUrl, INTERNAL_TOKEN);
+  apiUrl = await api.listen({ host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
@@ -205,5 +214,103 @@ test('the internal endpoint wants the shared secret; with a wrong one the API re
     expect(await jobCount()).toBe(before);
   } finally {
     await misconfigured.close();
+  }
+});
+
+/** The identity service as deployed apart from the ingest API: INGEST_URL names it, the internal token is shared. */
+async function identityDelivering(ingestUrl: string): Promise<FastifyInstance> {
+  return buildAuthApp(
+    { pool: identityPool, env: { ...identityEnv, INGEST_URL: ingestUrl, KEEL_INSTANCE_ID: `test-${uniqueSuffix()}` } },
+    { logger: false },
+  );
+}
+
+async function disable(app: FastifyInstance, who: string): Promise<void> {
+  const signIn = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    payload: { email: 'boss@example.test', password: PASSWORD },
+  });
+  expect(signIn.statusCode).toBe(200);
+  const res = await app.inject({
+    method: 'PATCH',
+    url: `/admin/users/${users[who]}`,
+    headers: { cookie: cookieHeader(signIn) },
+    payload: { disabled: true },
+  });
+  expect(res.statusCode).toBe(200);
+}
+
+const read = (app: FastifyInstance, who: string) =>
+  app.inject({ method: 'GET', url: '/v1/projects', headers: { authorization: `Bearer ${tokens[who]}` } });
+
+async function outboxRow(who: string) {
+  const { rows } = await identityPool.query<{ attempts: number; delivered: boolean; last_error: string | null }>(
+    `SELECT attempts, delivered_at IS NOT NULL AS delivered, last_error
+       FROM ${identityTables('identity').revocationOutbox} WHERE user_id = $1`,
+    [users[who]],
+  );
+  return rows;
+}
+
+/** Polls `check` until it holds (the delivery runs after the admin's answer); fails after 20 s. */
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  const until = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`${what} did not happen`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test("the ingest API's revoke-tokens endpoint wants the shared internal token", async () => {
+  const url = `${apiUrl}/internal/users/${users.member}/revoke-tokens`;
+  expect((await fetch(url, { method: 'POST' })).status).toBe(401);
+  const wrong = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer not-the-secret' } });
+  expect(wrong.status).toBe(401);
+  expect(((await wrong.json()) as { error: { code: string } }).error.code).toBe('unauthenticated');
+  expect((await read(api, 'member')).statusCode).toBe(200);
+});
+
+test('disabling a user in the identity service revokes their ingest API tokens: the next request is 401', async () => {
+  const delivering = await identityDelivering(apiUrl);
+  try {
+    expect((await read(api, 'leaver')).statusCode).toBe(200);
+    await disable(delivering, 'leaver');
+    await eventually('the revocation', async () => (await read(api, 'leaver')).statusCode === 401);
+    expect(errorOf(await read(api, 'leaver')).code).toBe('unauthorized');
+    expect((await submit(api, 'leaver')).statusCode).toBe(401);
+    expect(await outboxRow('leaver')).toEqual([{ attempts: 1, delivered: true, last_error: null }]);
+    // Nobody else's token was touched.
+    expect((await read(api, 'member')).statusCode).toBe(200);
+  } finally {
+    await delivering.close();
+  }
+});
+
+test('a revocation the ingest API cannot take yet is kept and delivered once it answers', async () => {
+  // A port nothing listens on yet: the ingest API that will serve it is started after the disable.
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const delivering = await identityDelivering(`http://127.0.0.1:${port}`);
+  const late = await apiOver(identityUrl, INTERNAL_TOKEN);
+  try {
+    await disable(delivering, 'latecomer');
+    await eventually('a failed delivery', async () => (await outboxRow('latecomer'))[0]?.last_error != null);
+    expect(await outboxRow('latecomer')).toMatchObject([{ delivered: false }]);
+    // Until it is delivered, admission refuses the disabled user's submissions all the same.
+    expect(errorOf(await submit(late, 'latecomer')).code).toBe('account_disabled');
+    await late.listen({ host: '127.0.0.1', port });
+    await eventually(
+      'the delivery after the ingest API came up',
+      async () => (await outboxRow('latecomer'))[0]!.delivered,
+    );
+    expect((await read(late, 'latecomer')).statusCode).toBe(401);
+  } finally {
+    await late.close();
+    await delivering.close();
   }
 });

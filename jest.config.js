@@ -28,8 +28,10 @@ module.exports = {
   // json-schema-faker exports only an `import` entry, which jest's resolver (require conditions) does not follow.
   moduleNameMapper: { '^json-schema-faker$': '<rootDir>/node_modules/json-schema-faker/dist/index.js' },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
-  // Where the knowledge index of the hub-owning suites lives: pgvector on the test PostgreSQL, else embedded PGlite.
+  // Once per run: where the hub-owning suites' knowledge index lives, and the one Temporal dev server and workflow
+  // bundle the files share (test/integration/shared-services.ts).
   globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 120_000,
   // Quiet by default: a passing run prints its summary and the slowest files; a failure prints its test, assertion and
   // stack. What the code under test logs is dropped (`npx jest --silent=false <file>` shows it while debugging).

@@ -1,10 +1,22 @@
 import { detectKbIndexKind } from './integration/kb-index-database';
+import { startSharedServices, type SharedServicesHolder } from './integration/shared-services';
 
 /**
- * Chooses once per run where the knowledge index of the hub-owning suites lives (test/integration/kb-index-database.ts):
- * the test PostgreSQL when it offers pgvector, an embedded PGlite otherwise. The same tests run either way.
+ * Once per jest run, before any test file:
+ * - where the knowledge index of the hub-owning suites lives (test/integration/kb-index-database.ts): the test
+ *   PostgreSQL when it offers pgvector, an embedded PGlite otherwise. The same tests run either way.
+ * - the run's one Temporal dev server and workflow bundle (test/integration/shared-services.ts), stopped by
+ *   test/global-teardown.ts.
  */
 export default async function globalSetup(): Promise<void> {
+  const starting = startSharedServices();
+  starting.catch(() => undefined); // awaited below, after the index choice that runs meanwhile
+  await chooseKbIndex();
+  // jest runs the teardown in this same process: it finds the server here.
+  (globalThis as SharedServicesHolder).keelSharedServices = await starting;
+}
+
+async function chooseKbIndex(): Promise<void> {
   if (!process.env.TEST_KB_INDEX) {
     try {
       process.env.TEST_KB_INDEX = await detectKbIndexKind();

@@ -61,7 +61,9 @@ test('every operation of every service, with and without credentials: no 5xx, no
   expect(distinct(report.serverErrors)).toEqual([]);
   expect(distinct(report.schemaViolations)).toEqual([]);
   expect(distinct(report.hangs)).toEqual([]);
-});
+  // Several thousand requests take about a minute alone; beside the other suites (`npm test` runs files in parallel)
+  // they take longer, and the default 120 s would fail a run with nothing wrong. A hang still fails, per request.
+}, 300_000);
 
 /** A raw request, so a body can be any bytes and any size; resolves with the status, or the transport's failure. */
 function raw(

@@ -1,9 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import { buildApp } from '../../api/app';
@@ -28,32 +27,23 @@ import type { Catalog, TeamControls } from '../../routing/catalog/types';
 import { shippedModelFiles } from '../../routing/config';
 import { buildRouter, withDemoAt } from '../../routing/open-models';
 import type { Tracing } from '../../telemetry/tracing';
-import { findTemporalCli } from '../../temporal/cli-path';
 import { clientInterceptors } from '../../temporal/connection';
-import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
-import { devServerDynamicConfigArgs } from '../../temporal/dev-server';
 import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { claimSharedTemporal, sharedWorkflowBundle, startOwnTemporal } from './shared-services';
 
 /**
- * The integration suite's one harness: the real Temporal dev server (the installed CLI, through
- * TestWorkflowEnvironment.createLocal), a PostgreSQL schema and a Redis key prefix of the test
- * file's own, the real API on a loopback port and real workers. Only LLM vendors are replaced, by
+ * The integration suite's one harness: the real Temporal dev server (the installed CLI, started once per jest run by
+ * the global set-up, test/integration/shared-services.ts), a Temporal namespace, a PostgreSQL schema and a Redis key
+ * prefix of the test file's own, the real API on a loopback port and real workers. Only LLM vendors are replaced, by
  * local servers that speak the chat_compat wire.
  */
 export async function startTemporal(): Promise<TestWorkflowEnvironment> {
-  quietTemporalLogs();
-  const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH);
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      ...(cli ? { executable: { type: 'existing-path', path: cli } } : {}),
-      searchAttributes: KEEL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error', ...devServerDynamicConfigArgs()],
-    },
-  });
+  // A file run without the global set-up (a script importing the harness) starts a server of its own.
+  return (await claimSharedTemporal()) ?? startOwnTemporal();
 }
 
 export interface TestDatabase {
@@ -83,7 +73,7 @@ export function createTestQueue(): Promise<QueueStore> {
   return createQueueStore({ redisUrl: testRedisUrl, instanceId: `test-${uniqueSuffix()}` });
 }
 
-/** The real services one test file owns: the Temporal dev server, a database schema, a Redis key prefix. */
+/** The real services one test file owns: a Temporal namespace, a database schema, a Redis key prefix. */
 export interface Infrastructure {
   temporal: TestWorkflowEnvironment;
   db: TestDatabase;
@@ -239,21 +229,12 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
 let workflowBundle: Promise<string> | undefined;
 
 /**
- * The workflow bundle every worker of this test file runs: built from source on first use, then shared, as the SDK's
- * own test harness does (jest gives each test file its own module registry, so this is once per file).
+ * The workflow bundle every worker runs: the one the global set-up built for the whole run, else built from source on
+ * first use and shared within this file (jest gives each test file its own module registry).
  */
 export async function testWorkflowBundle(): Promise<{ code: string }> {
-  workflowBundle ??= bundleWorkflows();
+  workflowBundle ??= Promise.resolve(sharedWorkflowBundle() ?? bundleWorkflows());
   return { code: await workflowBundle };
-}
-
-/** Worker and bundler logs at WARN, so a passing run reads as test results. Once per process. */
-function quietTemporalLogs(): void {
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch {
-    // already installed by an earlier test file in this process
-  }
 }
 
 /**

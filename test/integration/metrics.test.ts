@@ -102,6 +102,7 @@ describe('a worker alone', () => {
         POSTGRES_DSN: infra.db.dsn,
         POSTGRES_SCHEMA: infra.db.schema,
         TEMPORAL_ADDRESS: infra.temporal.address,
+        TEMPORAL_NAMESPACE: infra.temporal.namespace ?? 'default',
         JOB_QUEUE_KEY: `keel-worker-alone-${uniqueSuffix()}`,
         WORKFLOW_BUNDLE_PATH: bundlePath,
         DATA_DIR: dir,

@@ -1,6 +1,7 @@
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
 import { workflowTracingSinks } from '../../temporal/worker';
+import { sharedWorkflowBundle } from '../integration/shared-services';
 import { historyFromPlain, OLDER_HISTORIES, readRecordedJobs } from './histories';
 
 /**
@@ -17,8 +18,9 @@ beforeAll(async () => {
   } catch {
     // already installed by an earlier test file in this process
   }
-  // Bundled once for this file, as `npm run build` bundles what workers run.
-  code = await bundleWorkflows();
+  // The run's bundle of the current workflow code (jest's global set-up bundles it once for every file,
+  // test/integration/shared-services.ts), else bundled here, as `npm run build` bundles what workers run.
+  code = sharedWorkflowBundle() ?? (await bundleWorkflows());
 });
 
 const recorded = readRecordedJobs();

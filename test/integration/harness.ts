@@ -29,6 +29,7 @@ import { shippedModelFiles } from '../../routing/config';
 import { buildRouter, withDemoAt } from '../../routing/open-models';
 import type { Tracing } from '../../telemetry/tracing';
 import { findTemporalCli } from '../../temporal/cli-path';
+import { projectRoot } from '../../config/paths';
 import { clientInterceptors } from '../../temporal/connection';
 import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
@@ -47,13 +48,37 @@ import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 export async function startTemporal(): Promise<TestWorkflowEnvironment> {
   quietTemporalLogs();
   const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH);
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      ...(cli ? { executable: { type: 'existing-path', path: cli } } : {}),
-      searchAttributes: KEEL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error', ...devServerDynamicConfigArgs()],
-    },
-  });
+  const executable = cli ? await loggingTo(TEMPORAL_TEST_LOG, cli) : undefined;
+  try {
+    return await TestWorkflowEnvironment.createLocal({
+      server: {
+        ...(executable ? { executable: { type: 'existing-path', path: executable } } : {}),
+        searchAttributes: KEEL_SEARCH_ATTRIBUTES,
+        extraArgs: ['--log-level', 'error', ...devServerDynamicConfigArgs()],
+      },
+    });
+  } catch (err) {
+    throw new Error(`the Temporal dev server did not start (its output is in ${TEMPORAL_TEST_LOG})`, { cause: err });
+  }
+}
+
+/** Where the test suite's Temporal dev servers write their output (`npm start`'s goes to DATA_DIR/temporal.log). */
+export const TEMPORAL_TEST_LOG = path.join(projectRoot(), '.data', 'test-logs', 'temporal.log');
+
+/**
+ * The SDK starts the dev server with its stdout and stderr inherited, so its start-up banner would land in the middle
+ * of jest's output, which the suite keeps to failures. It runs this script instead, which execs the CLI (same process,
+ * so the SDK still stops it) with both streams appended to `log`.
+ */
+async function loggingTo(log: string, cli: string): Promise<string> {
+  const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+  const script = path.join(path.dirname(log), 'temporal-cli.sh');
+  await fs.mkdir(path.dirname(log), { recursive: true });
+  // Written under a name of this process's own and renamed: test files in other jest processes may do the same.
+  const draft = `${script}.${process.pid}`;
+  await fs.writeFile(draft, `#!/bin/sh\nexec ${quote(cli)} "$@" >>${quote(log)} 2>&1\n`, { mode: 0o755 });
+  await fs.rename(draft, script);
+  return script;
 }
 
 export interface TestDatabase {

@@ -9,8 +9,6 @@ const ESM_PACKAGES = [
   ...['oidc-provider', 'nanoid', 'quick-lru', 'got', '@sindresorhus', '@szmarczak', 'cacheable-lookup'],
   ...['cacheable-request', 'mimic-response', 'normalize-url', 'responselike', 'lowercase-keys'],
   ...['form-data-encoder', 'p-cancelable'],
-  // cookie@2, which fastify's inject (light-my-request) uses to read response cookies
-  'cookie',
   // the JSON-schema sampler the API fuzzer draws requests with
   'json-schema-faker',
 ];

@@ -43,7 +43,18 @@ export function submitJob(target: ApiTarget, body: SubmitBody) {
   return reach(target, async (client) => Submitted.parse(dataOf(await client.POST('/v1/chat', { body }))));
 }
 
-export const JobView = z.looseObject({ job_id: z.string(), workflow_id: z.string(), status: z.string() });
+const PendingInput = z.object({
+  questions: z.array(z.object({ call_id: z.string(), role: z.string(), question: z.string() })).nullable(),
+  approvals: z.array(z.object({ approval_id: z.string(), role: z.string(), action: z.string(), reason: z.string() })),
+});
+export type PendingInput = z.infer<typeof PendingInput>;
+export const JobView = z.looseObject({
+  job_id: z.string(),
+  workflow_id: z.string(),
+  status: z.string(),
+  // Absent from an API older than the field.
+  pending: PendingInput.nullable().optional(),
+});
 export function getJob(target: ApiTarget, jobId: string) {
   return reach(target, async (client) => JobView.parse(dataOf(await client.GET('/v1/jobs/{id}', id(jobId)))));
 }

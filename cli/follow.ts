@@ -7,6 +7,7 @@ import { ApiError } from './api-error';
 import { ApiUnreachable, cancelJob, decideApproval, resumeJob, type ApiTarget } from './api';
 import { streamJobEvents } from './event-stream';
 import { renderEvent, type RenderStyle } from './render';
+import { shellWord } from './render-jobs';
 import { createSpinner } from './spinner';
 
 /** The exit code of a follow that was interrupted (detached) rather than ended by the job. */
@@ -139,7 +140,9 @@ function isWaitingForPerson(event: EventEnvelope): boolean {
 
 function howToAnswer(event: EventEnvelope): string {
   const p = event.payload;
-  if (event.kind === 'ask_user') return `  (answer: keel answer ${event.job_id} "<your answer>")`;
+  if (event.kind === 'ask_user') {
+    return `  (answer: keel answer ${shellWord(event.job_id)} --call ${shellWord(String(p.call_id))} "<your answer>")`;
+  }
   if (event.kind === 'approval_requested') return `  (decide: keel approve ${String(p.approval_id)} [--reject])`;
   return `  (when done: POST /v1/human-tasks/${String(p.task_id)}/complete)`;
 }

@@ -15,7 +15,7 @@ import {
 } from './api';
 import { streamJobEvents } from './event-stream';
 import { followJob } from './follow';
-import { renderJobRows, type JobRow } from './render-jobs';
+import { renderJobRows, renderPending, type JobRow } from './render-jobs';
 import type { RenderStyle } from './render';
 
 /** The workflow list's states: `pending` is a job waiting for a person (or none started yet). */
@@ -46,8 +46,19 @@ export async function runJobs(target: ApiTarget, args: string[], style: RenderSt
     if (!listed.next_cursor) break;
     cursor = listed.next_cursor;
   }
-  if (values.json) console.log(JSON.stringify(rows, null, 2));
-  else console.log(renderJobRows(rows, style));
+  // A paused job's row says what it waits for and the command that answers it (one request per paused job).
+  for (const row of rows) {
+    if (row.status === 'pending') row.pending = (await getJob(target, row.job_id)).pending ?? null;
+  }
+  if (values.json) {
+    console.log(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  console.log(renderJobRows(rows, style));
+  for (const row of rows) {
+    const lines = row.pending ? renderPending(row.job_id, row.pending) : [];
+    if (lines.length > 0) console.log(['', ...lines].join('\n'));
+  }
   return 0;
 }
 
@@ -71,7 +82,11 @@ export async function runWatch(target: ApiTarget, args: string[], style: RenderS
   });
   const jobId = onlyId(positionals, 'keel watch needs a job id');
   // Fails fast (404) on an unknown id instead of streaming nothing.
-  await getJob(target, jobId);
+  const job = await getJob(target, jobId);
+  // Said first, on stderr: the replay below prints every question the job ever asked, answered or not.
+  if (job.pending && !values.json) {
+    for (const line of renderPending(jobId, job.pending)) console.error(line);
+  }
   return followJob({ target, jobId, json: values.json, style, answer: false });
 }
 

@@ -1,3 +1,4 @@
+import type { PendingInput } from './api';
 import type { RenderStyle } from './render';
 import { fit } from './render';
 
@@ -9,6 +10,35 @@ export interface JobRow {
   workflow_id: string;
   project_slug: string | null;
   scenario: string;
+  /** What a paused job waits for (GET /v1/jobs/:id), on pending rows only. */
+  pending?: PendingInput | null;
+}
+
+/** Quoted for a POSIX shell when it holds anything but plain id characters. */
+export function shellWord(value: string): string {
+  return /^[A-Za-z0-9_.:@/-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * What a paused job waits for, each with the exact command that gives it: a question's `keel answer` names its call
+ * (a job may ask more than one), an approval's `keel approve` its id.
+ */
+export function renderPending(jobId: string, pending: PendingInput): string[] {
+  const lines: string[] = [];
+  for (const q of pending.questions ?? []) {
+    lines.push(`  ${q.role} asks: ${q.question}`);
+    lines.push(`    keel answer ${shellWord(jobId)} --call ${shellWord(q.call_id)} "<your answer>"`);
+  }
+  for (const a of pending.approvals) {
+    lines.push(`  ${a.role} asks approval for: ${a.action}${a.reason ? ` (${a.reason})` : ''}`);
+    lines.push(
+      `    keel approve ${shellWord(a.approval_id)}    (or: keel approve ${shellWord(a.approval_id)} --reject)`,
+    );
+  }
+  if (pending.questions === null) {
+    lines.push(`  its questions could not be read (is a worker running?); keel watch ${shellWord(jobId)} shows them`);
+  }
+  return lines.length > 0 ? [`job ${jobId} waits for a person:`, ...lines] : [];
 }
 
 const TONES: Record<string, [number, number]> = {

@@ -8,7 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { BadRequestError, handleError } from './errors';
 import { refuseBadInput } from './input-guard';
 import { openApiPlugin, type ApiInfo } from './openapi';
-import { addRequestSpans } from './request-spans';
+import { addRequestSpans, TracedLogController } from './request-spans';
 
 /** Largest request body accepted unless a service sets its own `bodyLimit`; prompts are capped well below it. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -33,6 +33,8 @@ export function createBaseApp(
     frameworkErrors: (err, request, reply) => {
       void handleError(err, request, reply);
     },
+    // Every request log line carries the request's trace id, and the job id on a job's route (http/request-spans.ts).
+    logController: new TracedLogController(),
     ...options,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

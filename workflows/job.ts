@@ -116,8 +116,12 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   let release: { url?: string; note: string } | undefined;
 
   setHandler(jobProgressQuery, () => progress);
+  // Questions only, as the query promises: an approval or a human task is pending here too, but is not answered
+  // through the resume Update (GET /v1/jobs/:id and team chat read this list).
   setHandler(interruptsQuery, () =>
-    [...pending.values()].map((i) => ({ call_id: i.call_id, question: i.text, role: i.role })),
+    [...pending.values()]
+      .filter((i) => i.kind === 'ask_user')
+      .map((i) => ({ call_id: i.call_id, question: i.text, role: i.role })),
   );
   // A work item runs its scenario as this job's child under the same job id; its clients resume the work item's
   // workflow (the job id), so the work item must learn of every interrupt too (workflows/work-item.ts).

@@ -6,6 +6,7 @@ import { listJobFiles } from '../../db/files';
 import type { ApiDeps } from '../deps';
 import { NotFoundError } from '../../http/errors';
 import { cancelJob } from '../../jobs/cancel';
+import { pendingInput } from '../../jobs/pending-input';
 import { visibleJob } from '../../jobs/visibility';
 import { principalOf } from '../plugins/principal';
 import { bytesResponse } from '../../http/body-schemas';
@@ -27,6 +28,29 @@ export const JobSchema = z.object({
   updated_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  /**
+   * What a paused job waits for; null when it is not paused. `questions` is null when the job's workflow did not answer
+   * in time (no worker is running it).
+   */
+  pending: z
+    .object({
+      questions: z
+        .array(z.object({ call_id: z.string(), role: z.string(), question: z.string() }))
+        .nullable()
+        .describe('open ask_user questions: answer with POST /v1/jobs/{id}/resume and the call_id'),
+      approvals: z
+        .array(
+          z.object({
+            approval_id: z.string(),
+            role: z.string(),
+            action: z.string(),
+            reason: z.string(),
+            requested_at: z.string(),
+          }),
+        )
+        .describe('pending approvals: decide with POST /v1/approvals/{id}/decide'),
+    })
+    .nullable(),
 });
 
 function iso(date: Date | null): string | null {
@@ -40,6 +64,7 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       { schema: { params: JobParams, response: { 200: JobSchema, 404: ErrorSchema } } },
       async (request) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
+        const pending = await pendingInput(deps, job, request.log);
         return {
           job_id: job.job_id,
           workflow_id: job.workflow_id,
@@ -54,6 +79,7 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           updated_at: job.updated_at.toISOString(),
           started_at: iso(job.started_at),
           finished_at: iso(job.finished_at),
+          pending: pending ?? null,
         };
       },
     );

@@ -530,6 +530,24 @@ export interface paths {
               updated_at: string;
               started_at: string | null;
               finished_at: string | null;
+              pending: {
+                /** @description open ask_user questions: answer with POST /v1/jobs/{id}/resume and the call_id */
+                questions:
+                  | {
+                      call_id: string;
+                      role: string;
+                      question: string;
+                    }[]
+                  | null;
+                /** @description pending approvals: decide with POST /v1/approvals/{id}/decide */
+                approvals: {
+                  approval_id: string;
+                  role: string;
+                  action: string;
+                  reason: string;
+                  requested_at: string;
+                }[];
+              } | null;
             };
           };
         };

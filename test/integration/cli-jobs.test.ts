@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
@@ -198,6 +199,85 @@ describe('an unreachable API', () => {
   });
 });
 
+interface JobJson {
+  status: string;
+  pending: {
+    questions: Array<{ call_id: string; role: string; question: string }> | null;
+    approvals: Array<{ approval_id: string; role: string; action: string; reason: string; requested_at: string }>;
+  } | null;
+}
+
+async function getJobJson(jobId: string): Promise<JobJson> {
+  const response = await fetch(`${keel.baseUrl}/v1/jobs/${jobId}`, {
+    headers: { authorization: `Bearer ${keel.token}` },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as JobJson;
+}
+
+describe('a paused job says what it waits for', () => {
+  test('GET /v1/jobs/:id lists the open question; keel jobs prints the command that answers it, and it does', async () => {
+    const jobId = await submit('Write q.md #ask');
+    const ask = (await eventsUntil(jobId, (e) => e.kind === 'ask_user')).at(-1)!;
+    const callId = String(ask.payload.call_id);
+    expect(await getJobJson(jobId)).toMatchObject({
+      status: 'paused',
+      pending: {
+        questions: [{ call_id: callId, role: ask.agent_role, question: ask.payload.question }],
+        approvals: [],
+      },
+    });
+
+    const listed = await keelRun(['jobs', '--status', 'pending']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`job ${jobId} waits for a person:`);
+    expect(listed.stdout).toContain(`${ask.agent_role} asks: ${String(ask.payload.question)}`);
+    expect(listed.stdout).toContain(`keel answer ${jobId} --call ${callId} "<your answer>"`);
+    const json = JSON.parse((await keelRun(['jobs', '--status', 'pending', '--json'])).stdout) as Array<
+      { job_id: string } & JobJson
+    >;
+    expect(json.find((row) => row.job_id === jobId)?.pending?.questions?.[0]?.call_id).toBe(callId);
+
+    const answered = await keelRun(['answer', jobId, '--call', callId, 'make it blue']);
+    expect({ code: answered.code, stderr: answered.stderr }).toEqual({ code: 0, stderr: '' });
+    expect((await eventsUntil(jobId, () => false)).at(-1)?.kind).toBe('final');
+    expect(await getJobJson(jobId)).toMatchObject({ status: 'completed', pending: null });
+  });
+
+  test('a pending approval is listed with its id; keel watch prints the keel approve command first', async () => {
+    const jobId = await submit('Write r.md that greets the reader #approve');
+    const asked = (await eventsUntil(jobId, (e) => e.kind === 'approval_requested')).at(-1)!;
+    const approvalId = String(asked.payload.approval_id);
+    const job = await getJobJson(jobId);
+    expect(job).toMatchObject({
+      status: 'paused',
+      pending: { questions: [], approvals: [{ approval_id: approvalId, role: asked.agent_role }] },
+    });
+    expect(job.pending!.approvals[0]!.action).not.toBe('');
+
+    const child = spawn(process.execPath, [...keelCli, 'watch', jobId], {
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const command = `keel approve ${approvalId}    (or: keel approve ${approvalId} --reject)`;
+    await new Promise<void>((resolve) => {
+      const check = () => stderr.includes(command) && resolve();
+      child.stderr.on('data', check);
+    });
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr.startsWith(`job ${jobId} waits for a person:\n  ${asked.agent_role} asks approval for: `)).toBe(true);
+
+    const approved = await keelRun(['approve', approvalId]);
+    expect(approved.code).toBe(0);
+    expect((await eventsUntil(jobId, () => false)).at(-1)?.kind).toBe('final');
+    expect((await getJobJson(jobId)).pending).toBeNull();
+  });
+});
+
 describe('Ctrl-C while following', () => {
   test('on a terminal it asks, and "c" cancels the job', async () => {
     const jobId = await submit('Write f.md #ask');
@@ -240,9 +320,17 @@ describe('Ctrl-C while following', () => {
 
     await seen('your answer> ');
     const jobId = /job (job-[0-9a-f-]+)/.exec(output)![1]!;
-    // The spinner stays off the line while a prompt owns it.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(output.slice(output.indexOf('your answer> '))).not.toContain('working…');
+    // The prompt owns the line: what is typed echoes right after it, with no spinner frame drawn in between (that the
+    // paused spinner draws nothing however long is cli/spinner.test.ts's, on fake timers).
+    const afterPrompt = () => stripVTControlCharacters(output.slice(output.indexOf('your answer> ')));
+    child.stdin.write('x');
+    await new Promise<void>((resolve) => {
+      const check = () => afterPrompt().includes('x') && resolve();
+      child.stdout.on('data', check);
+      check();
+    });
+    expect(afterPrompt()).toMatch(/^your answer> x/);
+    expect(afterPrompt()).not.toContain('working…');
     child.stdin.write('\x03');
     await seen('[c]ancel / [D]etach>');
     child.stdin.write('\r');

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { projectRoot } from '../../config/paths';
 import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { findTemporalCli } from '../../temporal/cli-path';
 import { devServerDynamicConfigArgs } from '../../temporal/dev-server';
@@ -47,22 +49,49 @@ export function quietTemporalLogs(): void {
   }
 }
 
-/** A dev server of this process's own (the installed CLI), with Keel's search attributes on every namespace given. */
-export function startOwnTemporal(namespaces: string[] = []): Promise<TestWorkflowEnvironment> {
+/** Where the test suite's Temporal dev servers write their output (`npm start`'s goes to DATA_DIR/temporal.log). */
+export const TEMPORAL_TEST_LOG = path.join(projectRoot(), '.data', 'test-logs', 'temporal.log');
+
+/**
+ * The SDK starts the dev server with its stdout and stderr inherited, so its start-up banner would land in the middle
+ * of jest's output, which the suite keeps to failures. It runs this script instead, which execs the CLI (same process,
+ * so the SDK still stops it) with both streams appended to `log`.
+ */
+async function loggingTo(log: string, cli: string): Promise<string> {
+  const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+  const script = path.join(path.dirname(log), 'temporal-cli.sh');
+  await mkdir(path.dirname(log), { recursive: true });
+  // Written under a name of this process's own and renamed: test files in other jest processes may do the same.
+  const draft = `${script}.${process.pid}`;
+  await writeFile(draft, `#!/bin/sh\nexec ${quote(cli)} "$@" >>${quote(log)} 2>&1\n`, { mode: 0o755 });
+  await rename(draft, script);
+  return script;
+}
+
+/**
+ * A dev server of this process's own (the installed CLI, its output in TEMPORAL_TEST_LOG), with Keel's search
+ * attributes on every namespace given.
+ */
+export async function startOwnTemporal(namespaces: string[] = []): Promise<TestWorkflowEnvironment> {
   quietTemporalLogs();
   const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH);
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      ...(cli ? { executable: { type: 'existing-path', path: cli } } : {}),
-      searchAttributes: KEEL_SEARCH_ATTRIBUTES,
-      extraArgs: [
-        '--log-level',
-        'error',
-        ...devServerDynamicConfigArgs(),
-        ...namespaces.flatMap((name) => ['--namespace', name]),
-      ],
-    },
-  });
+  const executable = cli ? await loggingTo(TEMPORAL_TEST_LOG, cli) : undefined;
+  try {
+    return await TestWorkflowEnvironment.createLocal({
+      server: {
+        ...(executable ? { executable: { type: 'existing-path', path: executable } } : {}),
+        searchAttributes: KEEL_SEARCH_ATTRIBUTES,
+        extraArgs: [
+          '--log-level',
+          'error',
+          ...devServerDynamicConfigArgs(),
+          ...namespaces.flatMap((name) => ['--namespace', name]),
+        ],
+      },
+    });
+  } catch (err) {
+    throw new Error(`the Temporal dev server did not start (its output is in ${TEMPORAL_TEST_LOG})`, { cause: err });
+  }
 }
 
 /** Global set-up: the run's dev server and workflow bundle, published to the test files through the environment. */

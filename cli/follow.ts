@@ -21,6 +21,8 @@ export interface FollowOptions {
   style: RenderStyle;
   /** `keel job`: answer questions and approvals on the terminal; `keel watch` says how to answer instead. */
   answer: boolean;
+  /** Lines said on stderr before the first event, once Ctrl-C is handled (so a Ctrl-C after them detaches). */
+  preface?: string[];
 }
 
 /** Follows the job from its first event (a replay, then live) to `final` (0) or `error` (1); Ctrl-C: see onCtrlC. */
@@ -77,6 +79,7 @@ export async function followJob(options: FollowOptions): Promise<number> {
   };
   const onSignal = () => void onCtrlC();
   process.on('SIGINT', onSignal);
+  for (const line of options.preface ?? []) note(line);
 
   let last = 0;
   let serverStopping = false;

@@ -84,10 +84,8 @@ export async function runWatch(target: ApiTarget, args: string[], style: RenderS
   // Fails fast (404) on an unknown id instead of streaming nothing.
   const job = await getJob(target, jobId);
   // Said first, on stderr: the replay below prints every question the job ever asked, answered or not.
-  if (job.pending && !values.json) {
-    for (const line of renderPending(jobId, job.pending)) console.error(line);
-  }
-  return followJob({ target, jobId, json: values.json, style, answer: false });
+  const preface = job.pending && !values.json ? renderPending(jobId, job.pending) : [];
+  return followJob({ target, jobId, json: values.json, style, answer: false, preface });
 }
 
 export async function runCancel(target: ApiTarget, args: string[]): Promise<number> {

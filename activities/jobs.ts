@@ -1,8 +1,16 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, sleep } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { setJobStatus, type JobStatus, type JobUsage } from '../db/jobs';
 import { archiveRunGraph } from '../events/run-graph-store';
 import { JOB_NOT_RECORDED } from '../workflows/definitions';
+
+/**
+ * How long a status write waits for its job's row before it reports the row missing. A submission commits its rows
+ * only after the Temporal start has returned (jobs/record-and-start.ts), so a worker's first write often runs a few
+ * milliseconds before that commit; waiting here, instead of failing, spares the job the workflow's retry timer (its
+ * history events and its 250 ms) and the worker log its warning for a failure that was not one.
+ */
+export const ROW_APPEAR_WAIT_MS = 1_000;
 
 export function jobActivities(deps: { pool: Pool }) {
   return {
@@ -14,11 +22,17 @@ export function jobActivities(deps: { pool: Pool }) {
       error?: unknown;
       usage?: JobUsage;
     }): Promise<void> {
-      const found = await setJobStatus(deps.pool, input.jobId, input.status, {
-        summary: input.summary,
-        error: input.error,
-        usage: input.usage,
-      });
+      const write = () =>
+        setJobStatus(deps.pool, input.jobId, input.status, {
+          summary: input.summary,
+          error: input.error,
+          usage: input.usage,
+        });
+      let found = await write();
+      for (let waited = 0, delay = 5; !found && waited < ROW_APPEAR_WAIT_MS; waited += delay, delay *= 2) {
+        await sleep(Math.min(delay, ROW_APPEAR_WAIT_MS - waited));
+        found = await write();
+      }
       if (!found) {
         throw ApplicationFailure.create({ type: JOB_NOT_RECORDED, message: `job ${input.jobId} has no row yet` });
       }

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogEntry } from '@temporalio/worker';
 import { projectRoot } from '../../config/paths';
 import { KEEL_SEARCH_ATTRIBUTES } from '../../pure/search-attributes';
 import { findTemporalCli } from '../../temporal/cli-path';
@@ -40,10 +41,26 @@ export interface SharedServicesHolder {
   keelSharedServices?: SharedServices;
 }
 
-/** Worker and bundler logs at WARN, so a passing run reads as test results. Once per process. */
+/** Where the test processes' Temporal runtimes (workers, the bundler, the SDK's native core) write their warnings. */
+export const WORKER_TEST_LOG = path.join(projectRoot(), '.data', 'test-logs', 'worker.log');
+
+/**
+ * Worker, bundler and native-core logs at WARN, into WORKER_TEST_LOG rather than the run's output: the suite provokes
+ * failures on purpose (a verifier that fails four times, a status write before its row) and the SDK warns of each, so
+ * a passing run would otherwise read as a wall of stack traces. Once per process.
+ */
 export function quietTemporalLogs(): void {
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    fs.mkdirSync(path.dirname(WORKER_TEST_LOG), { recursive: true });
+    const write = (entry: LogEntry) =>
+      fs.appendFileSync(
+        WORKER_TEST_LOG,
+        `${new Date().toISOString()} [${entry.level}] pid ${process.pid} ${entry.message}${entry.meta ? ` ${inspect(entry.meta, { depth: 4, breakLength: Infinity })}` : ''}\n`,
+      );
+    Runtime.install({
+      logger: new DefaultLogger('WARN', write),
+      telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+    });
   } catch {
     // already installed by an earlier test file in this process
   }

@@ -1,7 +1,7 @@
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
 import { workflowTracingSinks } from '../../temporal/worker';
-import { sharedWorkflowBundle } from '../integration/shared-services';
+import { quietTemporalLogs, sharedWorkflowBundle } from '../integration/shared-services';
 import { historyFromPlain, OLDER_HISTORIES, readRecordedJobs } from './histories';
 
 /**
@@ -13,11 +13,7 @@ import { historyFromPlain, OLDER_HISTORIES, readRecordedJobs } from './histories
 let code: string;
 
 beforeAll(async () => {
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch {
-    // already installed by an earlier test file in this process
-  }
+  quietTemporalLogs();
   // The run's bundle of the current workflow code (jest's global set-up bundles it once for every file,
   // test/integration/shared-services.ts), else bundled here, as `npm run build` bundles what workers run.
   code = sharedWorkflowBundle() ?? (await bundleWorkflows());

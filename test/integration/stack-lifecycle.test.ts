@@ -126,7 +126,8 @@ describe('npm start: start safe, stop clean', () => {
     watch.stderr.on('data', (chunk: Buffer) => (watchErr += chunk.toString()));
     const watchExited = new Promise<number | null>((resolve) => watch.once('close', resolve));
     await new Promise<void>((resolve) => {
-      const check = () => watchErr.includes(`keel answer ${jobId}`) && resolve();
+      // The stream's own hint (not the paused-job summary said before it): the watch is attached to the stream.
+      const check = () => watchErr.includes(`(answer: keel answer ${jobId}`) && resolve();
       watch.stderr.on('data', check);
     });
 

@@ -170,6 +170,12 @@ function renderTable(node: BlockNode): string {
 
 type Links = ReadonlyMap<string, FileLink> | undefined;
 
+/** Child indents: bulleted and to-do children sit 2 spaces in; numbered children align with the text after "N. ". */
+const INDENTS = ['', ' ', '  ', '   ', '    ', '     ', '      '];
+function spaces(n: number): string {
+  return INDENTS[n] ?? ' '.repeat(n);
+}
+
 function renderListItem(node: BlockNode, number: number, links: Links): string {
   const { block } = node;
   let marker: string;
@@ -183,11 +189,14 @@ function renderListItem(node: BlockNode, number: number, links: Links): string {
     text = renderRichText(payload(block, TextPayload).rich_text);
   }
   // Bulleted and to-do children sit 2 spaces in; numbered children align with the text after "N. " (CommonMark).
-  const childIndent = ' '.repeat(block.type === 'numbered_list_item' ? marker.length : 2);
-  const lines = [marker + indent(text, childIndent).trimStart()];
-  const children = renderBlocks(node.children, links);
-  if (children) lines.push(indent(children, childIndent));
-  return lines.join('\n');
+  const childIndent = spaces(block.type === 'numbered_list_item' ? marker.length : 2);
+  // A one-line item (most of them) needs no indenting pass.
+  let out = marker + (text.includes('\n') ? indent(text, childIndent).trimStart() : text.trimStart());
+  if (node.children.length > 0) {
+    const children = renderBlocks(node.children, links);
+    if (children) out += `\n${indent(children, childIndent)}`;
+  }
+  return out;
 }
 
 function quoted(text: string): string {
@@ -207,19 +216,17 @@ function quoted(text: string): string {
 function renderBlock(node: BlockNode, links: Links): string {
   const { block } = node;
   const type = block.type;
-  const children = () => renderBlocks(node.children, links);
-  const withChildren = (own: string) => [own, children()].filter((part) => part !== '').join('\n\n');
   const heading = HEADINGS[type];
-  if (heading) return withChildren(`${heading} ${renderRichText(payload(block, TextPayload).rich_text)}`);
+  if (heading) return withChildren(`${heading} ${renderRichText(payload(block, TextPayload).rich_text)}`, node, links);
   switch (type) {
     case 'paragraph':
-      return withChildren(renderRichText(payload(block, TextPayload).rich_text));
+      return withChildren(renderRichText(payload(block, TextPayload).rich_text), node, links);
     case 'quote':
-      return quoted(withChildren(renderRichText(payload(block, TextPayload).rich_text)));
+      return quoted(withChildren(renderRichText(payload(block, TextPayload).rich_text), node, links));
     case 'callout': {
       const callout = payload(block, CalloutPayload);
       const emoji = callout.icon?.emoji ? `${callout.icon.emoji} ` : '';
-      return quoted(withChildren(emoji + renderRichText(callout.rich_text)));
+      return quoted(withChildren(emoji + renderRichText(callout.rich_text), node, links));
     }
     case 'code': {
       const code = payload(block, CodePayload);
@@ -250,10 +257,17 @@ function renderBlock(node: BlockNode, links: Links): string {
       return renderTable(node);
     case 'column_list':
     case 'column':
-      return children();
+      return renderBlocks(node.children, links);
     default:
       return `[unsupported block: ${type}]`;
   }
+}
+
+/** A block's own text, then its children's, a blank line apart (either may be empty). */
+function withChildren(own: string, node: BlockNode, links: Links): string {
+  const children = node.children.length > 0 ? renderBlocks(node.children, links) : '';
+  if (children === '') return own;
+  return own === '' ? children : `${own}\n\n${children}`;
 }
 
 /**
@@ -265,18 +279,19 @@ function renderBlock(node: BlockNode, links: Links): string {
 export function renderBlocks(nodes: readonly BlockNode[], links?: ReadonlyMap<string, FileLink>): string {
   let out = '';
   let previousType: string | undefined;
+  let previousIsList = false;
   let number = 0;
   for (const node of nodes) {
     const type = node.block.type;
+    const isList = LIST_TYPES.has(type);
     number = type === 'numbered_list_item' && previousType === type ? number + 1 : 1;
-    const rendered = LIST_TYPES.has(type) ? renderListItem(node, number, links) : renderBlock(node, links);
-    if (rendered === '') {
-      previousType = type;
-      continue;
+    const rendered = isList ? renderListItem(node, number, links) : renderBlock(node, links);
+    if (rendered !== '') {
+      if (out !== '') out += isList && previousIsList ? '\n' : '\n\n';
+      out += rendered;
     }
-    if (out !== '') out += LIST_TYPES.has(type) && LIST_TYPES.has(previousType ?? '') ? '\n' : '\n\n';
-    out += rendered;
     previousType = type;
+    previousIsList = isList;
   }
   return out;
 }

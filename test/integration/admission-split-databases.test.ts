@@ -1,6 +1,5 @@
 import net from 'node:net';
-import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { Client as PgClient, type Pool } from 'pg';
 import Redis from 'ioredis';
@@ -9,14 +8,13 @@ import { buildAuthApp } from '../../auth/app';
 import { authEnv } from '../../auth/config';
 import { createCredentialUser } from '../../auth/credential-users';
 import { migrateIdentity } from '../../auth/migrate';
-import { createIdAllocator } from '../../db/ids';
 import { createPool } from '../../db/pool';
 import { identityTables, ingestTables } from '../../db/qualified-tables';
 import { createToken } from '../../db/tokens';
 import { identityServiceBudget } from '../../jobs/budget-sources';
 import type { QueueStore } from '../../queue/queue-store';
 import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
-import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
+import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 import { cookieHeader, errorOf, recordJobCost } from './identity-harness';
 
 /**
@@ -56,16 +54,7 @@ async function adminQuery(sql: string): Promise<void> {
 function apiOver(url: string, token: string, internalToken = INTERNAL_TOKEN): Promise<FastifyInstance> {
   return buildApp(
     {
-      pool: ingest.pool,
-      queue,
-      temporal: new Client({ connection }),
-      ids: createIdAllocator({ pool: ingest.pool, queue }),
-      taskQueue: `keel-test-${uniqueSuffix()}`,
-      models: { list: async () => [] },
-      rateLimits: { userPerMinute: 1000, orgPerMinute: 1000 },
-      workspaceRoot: os.tmpdir(),
-      heartbeatMs: 15_000,
-      streamPollMs: 1_000,
+      ...apiDepsOver({ pool: ingest.pool, queue, connection }),
       internalToken,
       budget: identityServiceBudget({
         identityUrl: url,

@@ -1,13 +1,10 @@
-import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../api/app';
 import { listTokensCommand, revokeTokenCommand } from '../../cli/token';
-import { createIdAllocator } from '../../db/ids';
 import { createToken } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
-import { uniqueSuffix } from './env';
-import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
+import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 
 /**
  * Authentication on the routed path, API tokens' lifetimes (expiry, last use, list, revoke) and per-org project slugs.
@@ -24,16 +21,8 @@ beforeAll(async () => {
   connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
   app = await buildApp(
     {
-      pool: db.pool,
-      queue,
-      temporal: new Client({ connection }),
-      ids: createIdAllocator({ pool: db.pool, queue }),
-      taskQueue: `keel-test-${uniqueSuffix()}`,
-      models: { list: async () => [] },
+      ...apiDepsOver({ pool: db.pool, queue, connection }),
       rateLimits: { userPerMinute: 10_000, orgPerMinute: 10_000 },
-      workspaceRoot: os.tmpdir(),
-      heartbeatMs: 15_000,
-      streamPollMs: 1_000,
     },
     { logger: false },
   );

@@ -1,5 +1,4 @@
-import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app';
 import { sharedDatabaseBudget } from '../../jobs/budget-sources';
@@ -7,11 +6,10 @@ import { createCredentialUser } from '../../auth/credential-users';
 import { migrateIdentity } from '../../auth/migrate';
 import { identityTables, ingestTables } from '../../db/qualified-tables';
 import { createApproval } from '../../db/approvals';
-import { createIdAllocator } from '../../db/ids';
 import { createToken } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
 import { uniqueSuffix } from './env';
-import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
+import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 import { errorOf, recordJobCost } from './identity-harness';
 
 // The ingest API's side of the console's trust, driven directly: which tokens may name an acting user, and that the
@@ -56,16 +54,8 @@ beforeAll(async () => {
   connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
   app = await buildApp(
     {
-      pool: db.pool,
-      queue,
-      temporal: new Client({ connection }),
-      ids: createIdAllocator({ pool: db.pool, queue }),
-      taskQueue: `keel-test-${uniqueSuffix()}`,
-      models: { list: async () => [] },
+      ...apiDepsOver({ pool: db.pool, queue, connection }),
       rateLimits: { userPerMinute: 5, orgPerMinute: 1000 },
-      workspaceRoot: os.tmpdir(),
-      heartbeatMs: 15_000,
-      streamPollMs: 1_000,
       budget: sharedDatabaseBudget({
         pool: db.pool,
         lookup: { identity: tables, ledger: ingestTables(db.schema), defaultBudgetCents: 500 },

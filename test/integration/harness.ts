@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Client } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import { buildApp } from '../../api/app';
@@ -136,6 +136,30 @@ export interface KeelOptions {
   budget?: { pool: Pool; lookup: BudgetLookup };
   /** Tracing (telemetry/tracing.ts) for the API's Temporal client and the workers, as the entry points wire it. */
   tracing?: Tracing;
+}
+
+/**
+ * The ingest API's dependencies for a test that builds the app itself over a database and a queue store, with no
+ * worker and no models (the suites of admission, tokens and outages, whose Temporal is often a closed port): a task
+ * queue of its own, generous rate limits and the usual stream timings. `overrides` replace or add any of them.
+ */
+export function apiDepsOver(
+  base: { pool: Pool; queue: QueueStore; connection: Connection },
+  overrides: Partial<ApiDeps> = {},
+): ApiDeps {
+  return {
+    pool: base.pool,
+    queue: base.queue,
+    temporal: new Client({ connection: base.connection }),
+    ids: createIdAllocator({ pool: base.pool, queue: base.queue }),
+    taskQueue: `keel-test-${uniqueSuffix()}`,
+    models: { list: async () => [] },
+    rateLimits: { userPerMinute: 1000, orgPerMinute: 1000 },
+    workspaceRoot: os.tmpdir(),
+    heartbeatMs: 15_000,
+    streamPollMs: 1_000,
+    ...overrides,
+  };
 }
 
 /** The ingest API listening on a loopback port, with a dev token, over the given real services. */

@@ -1,15 +1,13 @@
-import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app';
 import { sharedDatabaseBudget } from '../../jobs/budget-sources';
 import { identityTables, ingestTables } from '../../db/qualified-tables';
 import { createCredentialUser } from '../../auth/credential-users';
 import { migrateIdentity } from '../../auth/migrate';
-import { createIdAllocator } from '../../db/ids';
 import { createToken } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
-import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
+import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 import { uniqueSuffix } from './env';
 import { recordJobCost, errorOf } from './identity-harness';
 
@@ -55,16 +53,7 @@ beforeAll(async () => {
   connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
   app = await buildApp(
     {
-      pool: db.pool,
-      queue,
-      temporal: new Client({ connection }),
-      ids: createIdAllocator({ pool: db.pool, queue }),
-      taskQueue: `keel-test-${uniqueSuffix()}`,
-      models: { list: async () => [] },
-      rateLimits: { userPerMinute: 1000, orgPerMinute: 1000 },
-      workspaceRoot: os.tmpdir(),
-      heartbeatMs: 15_000,
-      streamPollMs: 1_000,
+      ...apiDepsOver({ pool: db.pool, queue, connection }),
       budget: sharedDatabaseBudget({
         pool: db.pool,
         lookup: { identity: tables, ledger: ingestTables(db.schema), defaultBudgetCents: 500 },

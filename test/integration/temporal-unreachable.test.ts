@@ -1,5 +1,4 @@
-import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app';
 import { createChatApp } from '../../chat-relay/chat-app';
@@ -8,13 +7,12 @@ import { chatAppRoutes } from '../../chat/routes';
 import { signRequest } from '../../chat/signature';
 import { startFakeChatWebApi, type FakeChatWebApi } from '../fakes/chat-web-api';
 import { loadApiConfig } from '../../api/config';
-import { createIdAllocator } from '../../db/ids';
 import { recordSubmission } from '../../db/jobs';
 import { createToken } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
 import { TEMPORAL_CHANNEL_ARGS } from '../../temporal/connection';
 import { uniqueSuffix } from './env';
-import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
+import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 
 /**
  * The ingest API whose Temporal address refuses every connection (a closed port, as a stopped frontend is): what a
@@ -42,16 +40,7 @@ beforeAll(async () => {
     TEMPORAL_DOWN_ANSWER_MS: '1500',
   });
   const deps = {
-    pool: db.pool,
-    queue,
-    temporal: new Client({ connection }),
-    ids: createIdAllocator({ pool: db.pool, queue }),
-    taskQueue: `keel-test-${uniqueSuffix()}`,
-    models: { list: async () => [] },
-    rateLimits: { userPerMinute: 1000, orgPerMinute: 1000 },
-    workspaceRoot: os.tmpdir(),
-    heartbeatMs: 15_000,
-    streamPollMs: 1_000,
+    ...apiDepsOver({ pool: db.pool, queue, connection }),
     temporalAnswerMs: config.TEMPORAL_DOWN_ANSWER_MS,
     chatApp: createChatApp({ signingSecret: async () => SIGNING_SECRET, api: chatApi, historyMessages: 0 }),
   };

@@ -7,6 +7,7 @@ import { ApiError } from './api-error';
 import { ApiUnreachable, cancelJob, decideApproval, resumeJob, type ApiTarget } from './api';
 import { streamJobEvents } from './event-stream';
 import { renderEvent, type RenderStyle } from './render';
+import { OFFLINE_REROUTE } from './render-product';
 import { shellWord } from './render-jobs';
 import { createSpinner } from './spinner';
 
@@ -83,6 +84,7 @@ export async function followJob(options: FollowOptions): Promise<number> {
 
   let last = 0;
   let serverStopping = false;
+  let offlineSaid = false;
   try {
     for (let attempt = 0; attempt < 5 && !detached; attempt += 1) {
       try {
@@ -100,7 +102,10 @@ export async function followJob(options: FollowOptions): Promise<number> {
           if (json) out(JSON.stringify(event));
           else {
             const line = renderEvent(event, style);
-            if (line) out(line);
+            // Offline, every level is rerouted to the demo model for the same reason: a person needs to read it once.
+            const offlineNote = event.kind === 'provider_fallback' && event.payload.reason === OFFLINE_REROUTE;
+            if (line && !(offlineNote && offlineSaid)) out(line);
+            if (offlineNote) offlineSaid = true;
           }
           if (event.kind === 'final') return 0;
           if (event.kind === 'error') return 1;

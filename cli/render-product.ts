@@ -1,6 +1,9 @@
 import type { EventEnvelope } from '../events/envelope';
 
 /** Terminal lines for the product-build kinds (docs/product-builds.md); undefined for any other kind. */
+/** The reroute of every level of a job when no paid provider is configured: said once per job, not per level. */
+export const OFFLINE_REROUTE = 'no_paid_provider_configured';
+
 export function renderProductEvent(event: EventEnvelope, role: string): string | undefined {
   const p = event.payload;
   const s = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
@@ -40,7 +43,9 @@ export function renderProductEvent(event: EventEnvelope, role: string): string |
     case 'ui_action':
       return p.action === 'open_url' ? `${role} open ${s(p.target)}` : undefined;
     case 'provider_fallback':
-      return `${role} ↪ rerouted to ${s(p.to_provider)}/${s(p.to_model)} (${s(p.reason)})`;
+      return p.reason === OFFLINE_REROUTE
+        ? `${role} ↪ no paid provider is configured: the offline demo model (${s(p.to_provider)}/${s(p.to_model)}) answers the levels that asked for one`
+        : `${role} ↪ rerouted to ${s(p.to_provider)}/${s(p.to_model)} (${s(p.reason)})`;
     default:
       return undefined;
   }

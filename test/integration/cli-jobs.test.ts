@@ -95,6 +95,9 @@ describe('keel watch', () => {
     expect(watched.stdout).not.toContain('{"verdict"');
     const levelRuns = watched.stdout.split('\n').filter((line) => / [✓✗] \d+ ms/.test(line)).length;
     expect(watched.stdout).toContain(`✔ final  ${levelRuns} levels ran; wrote hello.md; verifier: pass.`);
+    // No provider key here, so every level was rerouted to the demo model: said once, not once per level.
+    const offline = watched.stdout.split('\n').filter((line) => line.includes('no paid provider is configured'));
+    expect({ levelRuns: levelRuns > 1, offline: offline.length }).toEqual({ levelRuns: true, offline: 1 });
   });
 
   test('--json prints one event object per line, every sequence in order', async () => {

@@ -69,5 +69,8 @@ test('cancelling a running job reaches its in-flight model call, ends the stream
   expect(executor.status.name).toBe('CANCELLED');
   const history = await temporal.client.workflow.getHandle(`${jobId}/L4.executor/1`).fetchHistory();
   expect((history.events ?? []).some((e) => e.activityTaskCanceledEventAttributes)).toBe(true);
-  expect((await temporal.client.workflow.getHandle(jobId).describe()).status.name).toBe('CANCELLED');
+  // The job's row reads cancelled a moment before its workflow has finished closing: wait for the close itself.
+  const jobWorkflow = temporal.client.workflow.getHandle(jobId);
+  await jobWorkflow.result().catch(() => undefined);
+  expect((await jobWorkflow.describe()).status.name).toBe('CANCELLED');
 });

@@ -1,15 +1,13 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { KEEL_KIND } from '../pure/search-attributes';
 import type { deliverChatReply, relayChatTurn } from '../workflows/chat-relay';
 import { chatRelayWorkflowId, type ChatDelivery, type ChatThreadRef } from '../chat-relay/definitions';
-import { temporalCall } from '../jobs/temporal-call';
+import { temporalCall, type TemporalCaller } from '../jobs/temporal-call';
 
 /** Where the API starts chat work: the job task queue, whose workers carry the chat activities. */
-export interface ChatWorkStarter {
-  temporal: Client;
+/** The inbound request is answered within TEMPORAL_DOWN_ANSWER_MS even when Temporal is unreachable. */
+export interface ChatWorkStarter extends TemporalCaller {
   taskQueue: string;
-  /** TEMPORAL_DOWN_ANSWER_MS: the inbound request is answered within it even when Temporal is unreachable. */
-  temporalAnswerMs?: number;
 }
 
 /**
@@ -51,7 +49,7 @@ export async function startChatRelay(deps: ChatWorkStarter, jobId: string, threa
 
 async function startOnce(deps: ChatWorkStarter, what: string, start: () => Promise<unknown>): Promise<void> {
   try {
-    await temporalCall(deps.temporal, what, start, { answerMs: deps.temporalAnswerMs });
+    await temporalCall(deps, what, start);
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }

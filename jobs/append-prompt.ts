@@ -59,7 +59,7 @@ export async function appendPrompt(
         async () => {
           // A job may take a while to accept; Temporal itself unreachable is still answered at once.
           await temporalCall(
-            deps.temporal,
+            deps,
             'the prompt was not delivered',
             () =>
               deps.temporal.workflow.getHandle(active.job_id).startUpdate(appendPromptUpdate, {
@@ -67,7 +67,7 @@ export async function appendPrompt(
                 updateId: promptId,
                 waitForStage: WorkflowUpdateStage.ACCEPTED,
               }),
-            { answerMs: deps.temporalAnswerMs, waitMs: APPEND_DEADLINE_MS },
+            { waitMs: APPEND_DEADLINE_MS },
           );
         },
       );

@@ -22,11 +22,8 @@ export async function cancelJob(deps: JobsDeps, job: JobRow, log: FastifyBaseLog
     throw new ConflictError('job_finished', `job ${job.job_id} is already ${job.status}`);
   }
   try {
-    await temporalCall(
-      deps.temporal,
-      'the cancel was not delivered',
-      () => deps.temporal.workflow.getHandle(job.job_id).cancel(),
-      { answerMs: deps.temporalAnswerMs },
+    await temporalCall(deps, 'the cancel was not delivered', () =>
+      deps.temporal.workflow.getHandle(job.job_id).cancel(),
     );
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;

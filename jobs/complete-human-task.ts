@@ -35,16 +35,12 @@ export async function completeHumanTaskAs(
   }
   const task = result.task!;
   try {
-    await temporalCall(
-      deps.temporal,
-      'the completion was not signalled',
-      () =>
-        deps.temporal.workflow.getHandle(task.waiting_workflow_id).signal(humanTaskCompletedSignal, {
-          task_id: task.task_id,
-          completed_by: principal.user_id,
-          ...(note !== undefined ? { note } : {}),
-        }),
-      { answerMs: deps.temporalAnswerMs },
+    await temporalCall(deps, 'the completion was not signalled', () =>
+      deps.temporal.workflow.getHandle(task.waiting_workflow_id).signal(humanTaskCompletedSignal, {
+        task_id: task.task_id,
+        completed_by: principal.user_id,
+        ...(note !== undefined ? { note } : {}),
+      }),
     );
   } catch (err) {
     const gone = err instanceof WorkflowNotFoundError;

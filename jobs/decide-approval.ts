@@ -44,17 +44,13 @@ export async function decideApprovalAs(
   // fail the decision: a workflow that is gone (finished, cancelled, terminated) has nobody left to wake, and
   // any other failure is logged for an operator, since a retry of this request would only meet the 409.
   try {
-    await temporalCall(
-      deps.temporal,
-      'the decision was not signalled',
-      () =>
-        deps.temporal.workflow.getHandle(approval.waiting_workflow_id).signal(approvalDecisionSignal, {
-          approval_id: approval.approval_id,
-          decision,
-          ...(comment !== undefined ? { comment } : {}),
-          decided_by: principal.user_id,
-        }),
-      { answerMs: deps.temporalAnswerMs },
+    await temporalCall(deps, 'the decision was not signalled', () =>
+      deps.temporal.workflow.getHandle(approval.waiting_workflow_id).signal(approvalDecisionSignal, {
+        approval_id: approval.approval_id,
+        decision,
+        ...(comment !== undefined ? { comment } : {}),
+        decided_by: principal.user_id,
+      }),
     );
   } catch (err) {
     const gone = err instanceof WorkflowNotFoundError;

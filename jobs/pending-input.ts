@@ -37,7 +37,7 @@ const MAX_LISTED = 50;
  * Undefined for a job that is not paused.
  */
 export async function pendingInput(
-  deps: Pick<JobsDeps, 'pool' | 'temporal'>,
+  deps: Pick<JobsDeps, 'pool' | 'temporal' | 'temporalAnswerMs'>,
   job: JobRow,
   log: FastifyBaseLogger,
 ): Promise<PendingInput | undefined> {
@@ -59,13 +59,13 @@ export async function pendingInput(
 }
 
 async function openQuestions(
-  deps: Pick<JobsDeps, 'temporal'>,
+  deps: Pick<JobsDeps, 'temporal' | 'temporalAnswerMs'>,
   job: JobRow,
   log: FastifyBaseLogger,
 ): Promise<PendingQuestion[] | null> {
   try {
     // Bounded like every Temporal call of a request: a job read never waits on an unreachable Temporal.
-    const open = await temporalCall(deps.temporal, 'list the questions of a paused job', () =>
+    const open = await temporalCall(deps, 'list the questions of a paused job', () =>
       deps.temporal.workflow.getHandle(job.job_id).query(interruptsQuery),
     );
     return open.slice(0, MAX_LISTED).map((q) => ({ call_id: q.call_id, role: q.role, question: q.question }));

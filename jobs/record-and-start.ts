@@ -54,32 +54,28 @@ export async function recordAndStart(
     sub,
     async () => {
       try {
-        await temporalCall(
-          deps.temporal,
-          'the job was not started',
-          () =>
-            deps.temporal.workflow.start(workflow.type, {
-              workflowId: sub.jobId,
-              taskQueue: deps.taskQueue,
-              args: workflow.args,
-              memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
-              // What the Temporal UI shows on the job's row and page: the request's first line, then who and where.
-              staticSummary: runSummary(sub.prompt),
-              staticDetails: [
-                `**Keel job** \`${sub.jobId}\` of workflow \`${sub.workflowId}\``,
-                `Submitted by \`${sub.createdBy}\`${sub.projectSlug ? ` in project \`${sub.projectSlug}\`` : ''}`,
-                `Model tier: ${sub.modelTier ?? 'default'}`,
-              ].join('\n\n'),
-              typedSearchAttributes: [
-                { key: KEEL_KIND, value: 'job' },
-                { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
-                { key: KEEL_CREATED_BY, value: sub.createdBy },
-                { key: KEEL_STATUS, value: 'queued' },
-                ...(sub.projectSlug ? [{ key: KEEL_PROJECT, value: sub.projectSlug }] : []),
-                ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
-              ],
-            }),
-          { answerMs: deps.temporalAnswerMs },
+        await temporalCall(deps, 'the job was not started', () =>
+          deps.temporal.workflow.start(workflow.type, {
+            workflowId: sub.jobId,
+            taskQueue: deps.taskQueue,
+            args: workflow.args,
+            memo: { prompt_preview: sub.prompt.slice(0, 200), ...workflow.memo },
+            // What the Temporal UI shows on the job's row and page: the request's first line, then who and where.
+            staticSummary: runSummary(sub.prompt),
+            staticDetails: [
+              `**Keel job** \`${sub.jobId}\` of workflow \`${sub.workflowId}\``,
+              `Submitted by \`${sub.createdBy}\`${sub.projectSlug ? ` in project \`${sub.projectSlug}\`` : ''}`,
+              `Model tier: ${sub.modelTier ?? 'default'}`,
+            ].join('\n\n'),
+            typedSearchAttributes: [
+              { key: KEEL_KIND, value: 'job' },
+              { key: KEEL_WORKFLOW_ID, value: sub.workflowId },
+              { key: KEEL_CREATED_BY, value: sub.createdBy },
+              { key: KEEL_STATUS, value: 'queued' },
+              ...(sub.projectSlug ? [{ key: KEEL_PROJECT, value: sub.projectSlug }] : []),
+              ...(sub.modelTier ? [{ key: KEEL_MODEL_TIER, value: sub.modelTier }] : []),
+            ],
+          }),
         );
       } catch (err) {
         log.error({ err }, 'could not start the job workflow');

@@ -28,12 +28,17 @@ export function isTemporalUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** The Temporal client a request calls through, and its answer budget while Temporal is unreachable. */
+export interface TemporalCaller {
+  temporal: Client;
+  /** TEMPORAL_DOWN_ANSWER_MS; default 2 s. */
+  temporalAnswerMs?: number;
+}
+
 export interface TemporalCallOptions {
-  /** The answer budget while Temporal is unreachable (TEMPORAL_DOWN_ANSWER_MS). */
-  answerMs?: number;
   /**
    * How long a reachable Temporal may take (an update that waits for the workflow to accept it); default: the share of
-   * `answerMs` above. An unreachable one is still refused as soon as the channel says so.
+   * the answer budget above. An unreachable one is still refused as soon as the channel says so.
    */
   waitMs?: number;
 }
@@ -41,13 +46,13 @@ export interface TemporalCallOptions {
 /**
  * Runs one Temporal client call; an unreachable server becomes a 503 `queue_unavailable` naming `what` (the request did
  * nothing, so the client may retry it). Refused at once while the client's channel is failing to connect (a refused
- * or reset connection), refused as soon as it starts failing during the call, and otherwise bounded by `answerMs`.
+ * or reset connection), refused as soon as it starts failing during the call, and otherwise bounded by the answer budget.
  */
 export async function temporalCall<T>(
-  temporal: Client,
+  { temporal, temporalAnswerMs: answerMs = TEMPORAL_DOWN_ANSWER_MS }: TemporalCaller,
   what: string,
   call: () => Promise<T>,
-  { answerMs = TEMPORAL_DOWN_ANSWER_MS, waitMs }: TemporalCallOptions = {},
+  { waitMs }: TemporalCallOptions = {},
 ): Promise<T> {
   const unavailable = () =>
     new UnavailableError('queue_unavailable', `the job queue (Temporal) is unreachable: ${what}; retry`);

@@ -23,10 +23,13 @@ function channelOf(temporal: Client): WatchableChannel | undefined {
     : undefined;
 }
 
+function isRefusing(state: number | undefined): boolean {
+  return state === TRANSIENT_FAILURE || state === SHUTDOWN;
+}
+
 /** True while the channel is failing to connect: the last attempt was refused or reset, and it waits to try again. */
 export function channelRefusing(temporal: Client): boolean {
-  const state = channelOf(temporal)?.getConnectivityState(false);
-  return state === TRANSIENT_FAILURE || state === SHUTDOWN;
+  return isRefusing(channelOf(temporal)?.getConnectivityState(false));
 }
 
 /**
@@ -39,7 +42,7 @@ export function whenChannelRefuses(temporal: Client, signal: AbortSignal, onRefu
   const watch = () => {
     if (signal.aborted) return;
     const state = channel.getConnectivityState(false);
-    if (state === TRANSIENT_FAILURE || state === SHUTDOWN) {
+    if (isRefusing(state)) {
       onRefused();
       return;
     }

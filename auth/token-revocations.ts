@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool, PoolClient } from 'pg';
 import type { IdentityTables } from '../db/qualified-tables';
+import { revokeTokensPath } from '../http/internal-token';
 
 /**
  * Revoking a disabled user's API tokens when the ingest API keeps a database of its own (docs/tokens.md): the
@@ -8,9 +9,6 @@ import type { IdentityTables } from '../db/qualified-tables';
  * answers 200. The endpoint is idempotent, so a row delivered twice (two replicas, a lost answer) does no harm, and
  * a row is never dropped: an ingest API that is down is tried again with a backoff capped at `MAX_BACKOFF_MS`.
  */
-
-/** Path on the ingest API (api/routes/internal-users.ts). */
-export const revokeTokensPath = (userId: string) => `/internal/users/${encodeURIComponent(userId)}/revoke-tokens`;
 
 const REQUEST_TIMEOUT_MS = 5_000;
 /** A replica that took a row holds it this long before another may try it (longer than one request). */

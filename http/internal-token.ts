@@ -18,3 +18,13 @@ export function requireInternalToken(authorization: string | undefined, expected
     throw new UnauthenticatedError(`internal endpoint: send Authorization: Bearer <${name}>`);
   }
 }
+
+/**
+ * The ingest API's internal route where the identity service delivers a disabled user's token revocation
+ * (auth/token-revocations.ts sends it, api/routes/internal-users.ts serves it).
+ */
+export const REVOKE_TOKENS_ROUTE = '/internal/users/:id/revoke-tokens';
+
+export function revokeTokensPath(userId: string): string {
+  return REVOKE_TOKENS_ROUTE.replace(':id', encodeURIComponent(userId));
+}

@@ -1,12 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { revokeUserTokens } from '../../db/tokens';
-import { requireInternalToken } from '../../http/internal-token';
+import { REVOKE_TOKENS_ROUTE, requireInternalToken } from '../../http/internal-token';
 import type { ApiDeps } from '../deps';
 import { ErrorSchema } from './chat';
-
-/** Where the identity service delivers a disabled user's token revocation (auth/token-revocations.ts). */
-export const REVOKE_TOKENS_PATH = '/internal/users/:id/revoke-tokens';
 
 const Params = z.strictObject({ id: z.string().min(1).max(200) });
 
@@ -21,7 +18,7 @@ export function internalUserRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
     const internalToken = deps.internalToken;
     if (!internalToken) return;
     app.post(
-      REVOKE_TOKENS_PATH,
+      REVOKE_TOKENS_ROUTE,
       {
         config: { public: true },
         schema: {

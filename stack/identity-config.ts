@@ -4,9 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { authEnv, idpAllOrNone, type AuthSettings } from '../auth/config';
 import { readIdentitySecrets, secretSources } from '../auth/secret-settings';
-import { configError } from '../config/parse-env';
 import type { SecretStore } from '../secrets/store';
-import { emptyAsUndefined } from '../config/parse-env';
+import { configError, emptyAsUndefined } from '../config/parse-env';
 
 const port = z.coerce.number().int().min(0).max(65535);
 /** Identity's tables sit beside the ingest schema unless INGEST_SCHEMA says otherwise. */
@@ -59,9 +58,9 @@ export const stackIdentityEnv = z.preprocess(
       IDP_CLIENT_SECRET_ID: z.string().optional(),
       INTERNAL_API_TOKEN_SECRET_ID: z.string().optional(),
     })
-    // The secret variables are refused as for the identity service alone (docs/secrets.md); the secrets are read from
-    // the store when the service starts (`identitySettings`), so the provider's three are checked together there.
-    .superRefine((value, ctx) => void secretSources(value, ctx)),
+    // The secret variables are refused as for the identity service alone (docs/secrets.md); where each secret is read
+    // from is kept for the start (`identitySettings`), which reads the store and checks the provider's three together.
+    .transform((value, ctx) => ({ ...value, secretSources: secretSources(value, ctx) })),
 );
 export type StackIdentityEnv = z.infer<typeof stackIdentityEnv>;
 
@@ -73,8 +72,7 @@ export async function identitySettings(
   env: StackIdentityEnv,
   stack: { dataDir: string; databaseUrl: string; secrets: SecretStore; secretsDir?: string },
 ): Promise<AuthSettings & { AUTH_PORT: number; AUTH_HOST: string }> {
-  // The variables were checked (and refused) when the config was parsed; here only the ids and dev values are wanted.
-  const sources = secretSources(env, { addIssue: () => undefined } as unknown as z.RefinementCtx);
+  const { secretSources: sources, ...rest } = env;
   const { values, problems } = await readIdentitySecrets(
     sources,
     stack.secrets,
@@ -82,9 +80,9 @@ export async function identitySettings(
     () => false,
   );
   const settings = {
-    ...env,
+    ...rest,
     ...values,
-    DATABASE_URL: env.DATABASE_URL ?? stack.databaseUrl,
+    DATABASE_URL: rest.DATABASE_URL ?? stack.databaseUrl,
     AUTHLIB_SECRET: values.AUTHLIB_SECRET ?? readOrCreateSecret(stack.dataDir),
   };
   const idp = authSettingsCheck.safeParse(settings);

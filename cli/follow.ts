@@ -8,7 +8,7 @@ import { ApiUnreachable, cancelJob, decideApproval, resumeJob, type ApiTarget } 
 import { streamJobEvents } from './event-stream';
 import { renderEvent, type RenderStyle } from './render';
 import { OFFLINE_REROUTE } from './render-product';
-import { shellWord } from './render-jobs';
+import { answerCommand } from './render-jobs';
 import { createSpinner } from './spinner';
 
 /** The exit code of a follow that was interrupted (detached) rather than ended by the job. */
@@ -148,9 +148,7 @@ function isWaitingForPerson(event: EventEnvelope): boolean {
 
 function howToAnswer(event: EventEnvelope): string {
   const p = event.payload;
-  if (event.kind === 'ask_user') {
-    return `  (answer: keel answer ${shellWord(event.job_id)} --call ${shellWord(String(p.call_id))} "<your answer>")`;
-  }
+  if (event.kind === 'ask_user') return `  (answer: ${answerCommand(event.job_id, String(p.call_id))})`;
   if (event.kind === 'approval_requested') return `  (decide: keel approve ${String(p.approval_id)} [--reject])`;
   return `  (when done: POST /v1/human-tasks/${String(p.task_id)}/complete)`;
 }

@@ -15,8 +15,13 @@ export interface JobRow {
 }
 
 /** Quoted for a POSIX shell when it holds anything but plain id characters. */
-export function shellWord(value: string): string {
+function shellWord(value: string): string {
   return /^[A-Za-z0-9_.:@/-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The command that answers one `ask_user` question of a job. */
+export function answerCommand(jobId: string, callId: string): string {
+  return `keel answer ${shellWord(jobId)} --call ${shellWord(callId)} "<your answer>"`;
 }
 
 /**
@@ -27,7 +32,7 @@ export function renderPending(jobId: string, pending: PendingInput): string[] {
   const lines: string[] = [];
   for (const q of pending.questions ?? []) {
     lines.push(`  ${q.role} asks: ${q.question}`);
-    lines.push(`    keel answer ${shellWord(jobId)} --call ${shellWord(q.call_id)} "<your answer>"`);
+    lines.push(`    ${answerCommand(jobId, q.call_id)}`);
   }
   for (const a of pending.approvals) {
     lines.push(`  ${a.role} asks approval for: ${a.action}${a.reason ? ` (${a.reason})` : ''}`);

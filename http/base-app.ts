@@ -43,12 +43,25 @@ export function createBaseApp(
   app.removeContentTypeParser('text/plain');
   acceptEmptyJson(app);
   app.addHook('preValidation', refuseBadInput);
+  app.addHook('onSend', closeAfterUnreadBody);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(unrouted);
   // Registered before any route of the caller's, so the document sees every one (avvio loads plugins in order).
   void app.register(openApiPlugin, api);
   addRequestSpans(app);
   return app;
+}
+
+/**
+ * An answer sent before the request's body has all arrived (a 429 from a rate limit that runs before the body is read,
+ * a 413 once a chunked body passes the limit) closes the connection after it. Otherwise Node keeps the socket for the
+ * next request while the client, still sending, waits for the server to read: the socket stays busy until the
+ * keep-alive timeout (72 s), and `close()` of the whole service waits for it. Go's net/http does the same for an
+ * unread body.
+ */
+async function closeAfterUnreadBody(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (!request.raw.complete) void reply.header('connection', 'close');
+  return payload;
 }
 
 /** Decodes strictly: a body that is not UTF-8 is refused instead of having its bad bytes replaced by U+FFFD. */

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 import { freePort, spawnStack, stackPorts, tempDataDir, untilRunning, type StackProcess } from './stack-process';
@@ -113,6 +114,16 @@ describe('npm start: start safe, stop clean', () => {
       }
     })();
     await asked;
+    // An operator opening the paused job's "Stack Trace" tab in the Temporal UI sees where it waits, in Keel's own
+    // source. The stack process runs workflow threads as production does, with the SDK's stack capture that the test
+    // processes leave out (test/workflow-stack-traces-off.js).
+    const connection = await Connection.connect({ address: `127.0.0.1:${ports.TEMPORAL_DEV_PORT}` });
+    try {
+      const trace = await new Client({ connection }).workflow.getHandle(jobId).query<string>('__stack_trace');
+      expect(trace).toMatch(/workflows\/[\w-]+\.ts:\d+:\d+/);
+    } finally {
+      await connection.close();
+    }
     // And `keel watch`, attached as a person would be: told that Keel stopped and how to reattach.
     const watch = spawn(
       process.execPath,

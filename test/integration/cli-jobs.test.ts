@@ -320,27 +320,39 @@ describe('Ctrl-C while following', () => {
         check();
       });
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    // This test timed out once in a loaded CI run; should it again, the failure names the step and what the terminal
+    // showed, instead of jest's bare timeout.
+    const step = <T>(name: string, done: Promise<T>) =>
+      Promise.race([
+        done,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`stuck at ${name}; the terminal showed:\n${output}`)), 100_000).unref(),
+        ),
+      ]);
 
-    await seen('your answer> ');
+    await step('the answer prompt', seen('your answer> '));
     const jobId = /job (job-[0-9a-f-]+)/.exec(output)![1]!;
     // The prompt owns the line: what is typed echoes right after it, with no spinner frame drawn in between (that the
     // paused spinner draws nothing however long is cli/spinner.test.ts's, on fake timers).
     const afterPrompt = () => stripVTControlCharacters(output.slice(output.indexOf('your answer> ')));
     child.stdin.write('x');
-    await new Promise<void>((resolve) => {
-      const check = () => afterPrompt().includes('x') && resolve();
-      child.stdout.on('data', check);
-      check();
-    });
+    await step(
+      'the echo of x',
+      new Promise<void>((resolve) => {
+        const check = () => afterPrompt().includes('x') && resolve();
+        child.stdout.on('data', check);
+        check();
+      }),
+    );
     expect(afterPrompt()).toMatch(/^your answer> x/);
     expect(afterPrompt()).not.toContain('working…');
     child.stdin.write('\x03');
-    await seen('[c]ancel / [D]etach>');
+    await step('the cancel-or-detach question', seen('[c]ancel / [D]etach>'));
     child.stdin.write('\r');
-    expect(await exited).toBe(130);
+    expect(await step('the exit', exited)).toBe(130);
     expect(output).toContain(`detached from job ${jobId}; it goes on. Reattach: keel watch ${jobId}`);
     expect(await jobStatus(jobId)).toBe('paused');
-  });
+  }, 300_000);
 
   test('without a terminal it detaches, leaves the job running and says how to reattach', async () => {
     const jobId = await submit('Write g.md #ask');

@@ -166,22 +166,20 @@ function Rows({ rows, onToggleHidden }: { rows: Workflow[]; onToggleHidden: (row
 /** The end-of-list marker: within 120 px of the viewport it asks for the next page (again after each page while near). */
 function Sentinel({ onNear, active, rowsLoaded }: { onNear: () => void; active: boolean; rowsLoaded: number }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(false);
   useEffect(() => {
     const element = ref.current;
-    if (!element) return;
-    const observer = new IntersectionObserver((entries) => setNear(entries.some((e) => e.isIntersecting)), {
-      rootMargin: `0px 0px ${SENTINEL_MARGIN_PX}px 0px`,
-    });
+    if (!element || !active) return;
+    // Observed afresh after each page: an observer reports changes only, but a new observation always reports where
+    // the sentinel is now. A sentinel still near once a page lands, or near again before the observer saw it pushed
+    // away (a person scrolling to the end as the page renders), asks for the next page.
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) onNear();
+      },
+      { rootMargin: `0px 0px ${SENTINEL_MARGIN_PX}px 0px` },
+    );
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
-  useEffect(() => {
-    // The observer reports changes only; after a page lands the geometry is measured again, so a sentinel that is
-    // still near asks for the next page and one pushed away by the new rows does not.
-    const element = ref.current;
-    if (!near || !active || !element) return;
-    if (element.getBoundingClientRect().top - window.innerHeight <= SENTINEL_MARGIN_PX) onNear();
-  }, [near, active, rowsLoaded, onNear]);
+  }, [rowsLoaded, active, onNear]);
   return <div ref={ref} className="sentinel" aria-hidden="true" />;
 }

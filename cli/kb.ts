@@ -5,9 +5,16 @@ import { runKbMcpOverStdio } from '../kb/mcp/server';
 import { reembedIndex } from '../kb/reembed';
 import { readDevToken, readStackState } from '../stack/state-file';
 import type { CliEnv, KbCommandConfig } from './config';
-import { CommandFailed } from './command-failed';
+import { CommandFailed } from './models';
 import { withHub, type OpenDatabase } from './with-hub';
-import { KB_USAGE } from './command-usage';
+
+export const KB_USAGE = `  keel kb index (--all | <hub path>...)
+      Bring the knowledge index in line with these hub files (KB_HUB_DIR): insert, update or delete each.
+  keel kb reembed
+      Rebuild every vector with the configured embedder (EMBEDDING_PROVIDER, EMBEDDING_MODEL, …), which lifts
+      the guard that refuses a switched embedder.
+  keel kb-mcp
+      A read-only MCP server on stdio (tools kb_query, kb_doc) for KEEL_API_URL with KEEL_TOKEN.`;
 
 export async function runKbCommand(
   config: KbCommandConfig,

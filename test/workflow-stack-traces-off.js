@@ -1,7 +1,7 @@
 'use strict';
 /**
- * Preloaded into every process of a test run (NODE_OPTIONS, set by test/global-setup.ts): in a worker thread, the
- * Temporal SDK's workflow threads among them, `v8.promiseHooks.createHook` becomes a hook that is never called.
+ * Preloaded into every process of a test run (NODE_OPTIONS, set by test/global-setup.ts): in the Temporal SDK's
+ * workflow threads, the promise hook its `setPromiseHook` creates is never installed; every other hook is.
  *
  * The SDK installs that hook in each workflow thread to record a stack trace for every promise a workflow creates,
  * for the `__stack_trace` query behind the Temporal UI's "Stack Trace" tab. It is diagnostics only (no workflow

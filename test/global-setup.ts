@@ -8,11 +8,12 @@ import { startSharedServices, type SharedServicesHolder } from './integration/sh
  *   PostgreSQL when it offers pgvector, an embedded PGlite otherwise. The same tests run either way.
  * - the run's one Temporal dev server and workflow bundle (test/integration/shared-services.ts), stopped by
  *   test/global-teardown.ts.
- * - workflow threads without the SDK's per-promise stack traces (test/workflow-stack-traces-off.js), through
- *   NODE_OPTIONS, which the jest workers and every process a test spawns inherit.
+ * - workflow threads without the SDK's per-promise stack traces and deadlock watchdog
+ *   (test/workflow-diagnostics-off.js), through NODE_OPTIONS, which the jest workers and every process a test spawns
+ *   inherit.
  */
 export default async function globalSetup(): Promise<void> {
-  const preload = path.join(__dirname, 'workflow-stack-traces-off.js');
+  const preload = path.join(__dirname, 'workflow-diagnostics-off.js');
   process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --require "${preload}"`.trim();
   const starting = startSharedServices();
   starting.catch(() => undefined); // awaited below, after the index choice that runs meanwhile

@@ -116,7 +116,7 @@ describe('npm start: start safe, stop clean', () => {
     await asked;
     // An operator opening the paused job's "Stack Trace" tab in the Temporal UI sees where it waits, in Keel's own
     // source. The stack process runs workflow threads as production does, with the SDK's stack capture that the test
-    // processes leave out (test/workflow-stack-traces-off.js).
+    // processes leave out (test/workflow-diagnostics-off.js).
     const connection = await Connection.connect({ address: `127.0.0.1:${ports.TEMPORAL_DEV_PORT}` });
     try {
       const trace = await new Client({ connection }).workflow.getHandle(jobId).query<string>('__stack_trace');

@@ -8,7 +8,8 @@
 //      the bare page over the same span.
 // The stack is the real one minus Temporal (reads never dial it): PostgreSQL (BENCH_POSTGRES_DSN; throwaway
 // schemas), the ingest API, the identity service and the console serving `npm run build`'s dist/console/web, with
-// Debian's Chromium (CHROMIUM_PATH, default /usr/bin/chromium). W workflows (default 10,000) are seeded for the list.
+// Debian's Chromium (bench/chromium.ts: its headless shell when installed). W workflows (default 10,000) are seeded
+// for the list.
 // Events are appended as the worker appends them (appendEvent, then the live channel), as fast as they commit.
 // Run: npm run build && npm run bench:console [--workflows=10000] [--events=2000] [--runs=5]
 import fs from 'node:fs/promises';

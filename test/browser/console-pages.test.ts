@@ -14,8 +14,13 @@ beforeAll(async () => {
   stack = await startBrowserStack();
 }, 180_000);
 
+// A test's pages close with it: a page left open keeps its streams and timers running, and Chromium repainting pages
+// nobody looks at was a good part of the browser's CPU through the rest of the file.
+afterEach(async () => {
+  for (const o of opened.splice(0)) await o.context.close().catch(() => undefined);
+});
+
 afterAll(async () => {
-  for (const o of opened) await o.context.close().catch(() => undefined);
   await stack?.close();
 });
 

@@ -73,6 +73,10 @@ export const TEMPORAL_TEST_LOG = path.join(projectRoot(), '.data', 'test-logs', 
  * The SDK starts the dev server with its stdout and stderr inherited, so its start-up banner would land in the middle
  * of jest's output, which the suite keeps to failures. It runs this script instead, which execs the CLI (same process,
  * so the SDK still stops it) with both streams appended to `log`.
+ *
+ * The script also runs the server's Go garbage collector at GOGC=400 (unless GOGC is set) rather than Go's default 100:
+ * the server is the suite's second-largest CPU user, and it then spends 15–20% less CPU on the same jobs (22–24 s
+ * against 27–29 s over human-input-race) for a heap a few hundred MB larger, which a test run can afford.
  */
 async function loggingTo(log: string, cli: string): Promise<string> {
   const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
@@ -80,7 +84,9 @@ async function loggingTo(log: string, cli: string): Promise<string> {
   await mkdir(path.dirname(log), { recursive: true });
   // Written under a name of this process's own and renamed: test files in other jest processes may do the same.
   const draft = `${script}.${process.pid}`;
-  await writeFile(draft, `#!/bin/sh\nexec ${quote(cli)} "$@" >>${quote(log)} 2>&1\n`, { mode: 0o755 });
+  await writeFile(draft, `#!/bin/sh\nexport GOGC="\${GOGC:-400}"\nexec ${quote(cli)} "$@" >>${quote(log)} 2>&1\n`, {
+    mode: 0o755,
+  });
   await rename(draft, script);
   return script;
 }

@@ -34,8 +34,11 @@ export async function* streamJobEvents(options: {
     ),
   );
   if (!stream) return;
+  // The signal also goes to the pipe, which then cancels the body itself: Node 20's fetch can lose an abort given
+  // through a Request (openapi-fetch makes one) once a garbage collection has run, and the stream then stayed open,
+  // so `keel job` printed "detached" and never exited.
   const messages = stream
-    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new TextDecoderStream(), { signal: options.signal })
     .pipeThrough(new EventSourceParserStream({ onComment: (comment) => options.onComment?.(comment.trim()) }));
   for await (const message of messages) {
     yield eventEnvelope.parse(JSON.parse(message.data));

@@ -32,12 +32,16 @@ export async function followJob(options: FollowOptions): Promise<number> {
   const interactive = Boolean(process.stdin.isTTY);
   const spinner = createSpinner(process.stderr, !json);
   const stop = new AbortController();
-  let held: string[] | undefined;
+  /** What the job said while the cancel-or-detach question is open, shown after it: stdout lines and stderr notes. */
+  let held: { line: string; to: 'out' | 'note' }[] | undefined;
   let detached = false;
   let prompting: AbortController | undefined;
+  /** The cancel-or-detach question while it is asked, and the Ctrl-C being handled (question, then cancel). */
+  let asking: AbortController | undefined;
+  let handling: Promise<void> | undefined;
 
   const out = (line: string) => {
-    if (held) held.push(line);
+    if (held) held.push({ line, to: 'out' });
     else {
       spinner.clear();
       console.log(line);
@@ -47,6 +51,8 @@ export async function followJob(options: FollowOptions): Promise<number> {
     spinner.clear();
     console.error(line);
   };
+  /** A note about an event: held with the events while the question is open, so it does not land on its line. */
+  const noteOnEvent = (line: string) => (held ? held.push({ line, to: 'note' }) : note(line));
   const detach = () => {
     detached = true;
     held = undefined;
@@ -65,20 +71,36 @@ export async function followJob(options: FollowOptions): Promise<number> {
       prompting.abort();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const choice = await askCancelOrDetach(jobId);
+    asking = new AbortController();
+    const choice = await askCancelOrDetach(jobId, asking.signal);
+    asking = undefined;
     if (choice === 'detach') return detach();
-    try {
-      await cancelJob(target, jobId);
-      note(`cancelling job ${jobId}…`);
-    } catch (err) {
-      note(`could not cancel: ${(err as Error).message}`);
+    if (choice === 'cancel') {
+      try {
+        await cancelJob(target, jobId);
+        note(`cancelling job ${jobId}…`);
+      } catch (err) {
+        note(`could not cancel: ${(err as Error).message}`);
+      }
     }
     const lines = held;
     held = undefined;
-    for (const line of lines ?? []) out(line);
+    for (const { line, to } of lines ?? []) (to === 'out' ? out : note)(line);
     spinner.resume();
   };
-  const onSignal = () => void onCtrlC();
+  const onSignal = () => {
+    const run = onCtrlC();
+    handling ??= run.finally(() => (handling = undefined));
+  };
+  /**
+   * The job ended while a Ctrl-C was handled: a question still open no longer applies, and a cancel under way (its
+   * `error` event can arrive before the answer to the cancel request) says so before the held lines, the ending one
+   * included, are printed and the CLI exits.
+   */
+  const settleCtrlC = async () => {
+    asking?.abort();
+    await handling;
+  };
   process.on('SIGINT', onSignal);
   for (const line of options.preface ?? []) note(line);
 
@@ -107,8 +129,10 @@ export async function followJob(options: FollowOptions): Promise<number> {
             if (line && !(offlineNote && offlineSaid)) out(line);
             if (offlineNote) offlineSaid = true;
           }
-          if (event.kind === 'final') return 0;
-          if (event.kind === 'error') return 1;
+          if (event.kind === 'final' || event.kind === 'error') {
+            await settleCtrlC();
+            return event.kind === 'final' ? 0 : 1;
+          }
           if (isWaitingForPerson(event)) {
             spinner.update(`${event.agent_role} waiting for a person…`);
             if (options.answer && interactive && !json) {
@@ -120,7 +144,7 @@ export async function followJob(options: FollowOptions): Promise<number> {
                 prompting = undefined;
                 if (!held) spinner.resume();
               }
-            } else note(howToAnswer(event));
+            } else noteOnEvent(howToAnswer(event));
           }
         }
         if (serverStopping) {
@@ -153,7 +177,8 @@ function howToAnswer(event: EventEnvelope): string {
   return `  (when done: POST /v1/human-tasks/${String(p.task_id)}/complete)`;
 }
 
-async function askCancelOrDetach(jobId: string): Promise<'cancel' | 'detach'> {
+/** `ended`: the job ended while the question was open (`jobEnded` aborted), so there is nothing to decide. */
+async function askCancelOrDetach(jobId: string, jobEnded: AbortSignal): Promise<'cancel' | 'detach' | 'ended'> {
   const terminal = readline.createInterface({ input: process.stdin, output: process.stderr });
   const asked = new AbortController();
   // Ctrl-C at the prompt: detach.
@@ -161,14 +186,13 @@ async function askCancelOrDetach(jobId: string): Promise<'cancel' | 'detach'> {
   try {
     const reply = await terminal.question(
       `\ncancel job ${jobId}, or detach and leave it running? [c]ancel / [D]etach> `,
-      {
-        signal: asked.signal,
-      },
+      { signal: AbortSignal.any([asked.signal, jobEnded]) },
     );
     return /^c/i.test(reply.trim()) ? 'cancel' : 'detach';
   } catch {
-    return 'detach';
+    return jobEnded.aborted ? 'ended' : 'detach';
   } finally {
+    if (jobEnded.aborted) process.stderr.write('\n');
     terminal.close();
   }
 }

@@ -13,19 +13,9 @@ import { connectClient } from '../temporal/connection';
 import { triggerConnectorRun } from '../temporal/connector-schedules';
 import type { ConnectorCommandConfig } from './config';
 import { runSlackBackfill, SLACK_BACKFILL_USAGE } from './connector-backfill';
-import { CommandFailed } from './models';
+import { CommandFailed } from './command-failed';
 import { withHub, type OpenDatabase } from './with-hub';
-
-export const CONNECTOR_USAGE = `  keel connector run --connector notion|slack|github
-      Run a connector here, now: clone the hub (KB_HUB_URL) into a temporary directory, write changed records under
-      sources/<service>/, index them, store the cursor, discard the directory. Exits 1 if the index refused a file.
-  keel connector trigger notion|slack|github [--wait]
-      Start a one-off run of the connector's schedule on the workers (TEMPORAL_ADDRESS, else the running stack's);
-      --wait waits for it and prints its summary.
-  keel connector reset --connector notion|slack|github
-      Forget the stored cursor: the next run reads everything again (unchanged records are not rewritten).
-  keel connector backfill --connector slack --export <dir> --channel <id|name>
-      Re-seed one channel from a workspace export, written and indexed the way a run does.`;
+import { CONNECTOR_USAGE } from './command-usage';
 
 function connectorName(value: string | undefined): ConnectorName {
   const parsed = ConnectorNameSchema.safeParse(value);

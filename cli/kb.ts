@@ -5,16 +5,9 @@ import { runKbMcpOverStdio } from '../kb/mcp/server';
 import { reembedIndex } from '../kb/reembed';
 import { readDevToken, readStackState } from '../stack/state-file';
 import type { CliEnv, KbCommandConfig } from './config';
-import { CommandFailed } from './models';
+import { CommandFailed } from './command-failed';
 import { withHub, type OpenDatabase } from './with-hub';
-
-export const KB_USAGE = `  keel kb index (--all | <hub path>...)
-      Bring the knowledge index in line with these hub files (KB_HUB_DIR): insert, update or delete each.
-  keel kb reembed
-      Rebuild every vector with the configured embedder (EMBEDDING_PROVIDER, EMBEDDING_MODEL, …), which lifts
-      the guard that refuses a switched embedder.
-  keel kb-mcp
-      A read-only MCP server on stdio (tools kb_query, kb_doc) for KEEL_API_URL with KEEL_TOKEN.`;
+import { KB_USAGE } from './command-usage';
 
 export async function runKbCommand(
   config: KbCommandConfig,

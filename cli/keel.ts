@@ -14,15 +14,17 @@ import { SensitivitySchema } from '../kb/sensitivity';
 import { readStackState } from '../stack/state-file';
 import { ApiUnreachable, resolveApi, submitJob, UsageError } from './api';
 import { loadCliConfig, loadConnectorCommandConfig, loadKbCommandConfig, type CliEnv } from './config';
-import { CONNECTOR_USAGE, runConnectorCommand } from './connector';
 import { dataOf } from './api-client/client';
 import { reach } from './api-request';
 import { ApiError } from './api-error';
 import { followJob } from './follow';
 import { runAnswer, runApprove, runCancel, runJobs, runWatch } from './job-commands';
-import { KB_USAGE, runKbCommand, runKbMcpCommand } from './kb';
-import { MIGRATE_USAGE, runMigrateCommand } from './migrate';
-import { CommandFailed, MODELS_USAGE, runModelsCommand } from './models';
+import { CommandFailed } from './command-failed';
+import type * as ConnectorCommand from './connector';
+import type * as KbCommands from './kb';
+import type * as MigrateCommand from './migrate';
+import type * as ModelsCommand from './models';
+import { CONNECTOR_USAGE, KB_USAGE, MIGRATE_USAGE, MODELS_USAGE } from './command-usage';
 import type { RenderStyle } from './render';
 
 const USAGE = `Usage:
@@ -58,12 +60,30 @@ ${MODELS_USAGE}
 
 Environment: KEEL_API_URL, KEEL_TOKEN (default: the running stack's dev token), DATA_DIR, POSTGRES_DSN.`;
 
+/* eslint-disable @typescript-eslint/no-require-imports */
+/**
+ * The commands that load the database, the knowledge index, connectors or routing, required when they run: the job
+ * commands (`keel job`, `watch`, `jobs`, `answer`…) load only the HTTP client and start in a fraction of the time.
+ */
+const later = {
+  migrate: () => require('./migrate') as typeof MigrateCommand,
+  kb: () => require('./kb') as typeof KbCommands,
+  connector: () => require('./connector') as typeof ConnectorCommand,
+  models: () => require('./models') as typeof ModelsCommand,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // Each command parses every variable it uses before it opens anything.
-  if (command === 'migrate') return runMigrateCommand(process.env);
-  if (command === 'kb') return runKbCommand(loadKbCommandConfig(process.env), rest, openDatabase);
-  if (command === 'connector') return runConnectorCommand(loadConnectorCommandConfig(process.env), rest, openDatabase);
+  if (command === 'migrate') return later.migrate().runMigrateCommand(process.env);
+  if (command === 'kb') {
+    return later.kb().runKbCommand(loadKbCommandConfig(process.env), rest, openDatabase);
+  }
+  if (command === 'connector') {
+    const { runConnectorCommand } = later.connector();
+    return runConnectorCommand(loadConnectorCommandConfig(process.env), rest, openDatabase);
+  }
   const env = loadCliConfig(process.env);
   if (command === 'job') return runJob(env, rest);
   if (command === 'workflows') return listWorkflows(env, rest);
@@ -77,8 +97,8 @@ async function main(argv: string[]): Promise<number> {
     const run = rest[0] === 'list' ? listTokensCommand : revokeTokenCommand;
     return withMigratedDatabase(env, (pool) => run(pool, rest.slice(1), (line) => console.log(line)));
   }
-  if (command === 'models') return runModelsCommand(rest, process.env);
-  if (command === 'kb-mcp') return runKbMcpCommand(env);
+  if (command === 'models') return later.models().runModelsCommand(rest, process.env);
+  if (command === 'kb-mcp') return later.kb().runKbMcpCommand(env);
   if (command === 'auth' && rest[0] === 'create-user') {
     return createUserCommand(rest.slice(1), {
       env: process.env,

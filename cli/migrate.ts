@@ -6,11 +6,6 @@ import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { registerConsoleToken } from '../stack/console';
 
-export const MIGRATE_USAGE = `  keel migrate
-      Apply the ingest migrations (POSTGRES_DSN, POSTGRES_SCHEMA) and, with DATABASE_URL set, the identity service's
-      (DATABASE_SCHEMA); with CONSOLE_API_TOKEN set, register it as the console's token. A deployment's release job:
-      safe to run while the previous release serves, and again (nothing applied twice).`;
-
 const sqlIdentifier = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'a lowercase SQL identifier such as identity');
 
 export const migrateEnv = z.object({

@@ -15,15 +15,8 @@ import { secretsConfig } from '../secrets/config';
 import { createSecretStore, type SecretStore } from '../secrets/store';
 import { missingCapability } from '../routing/resolve/requirements';
 import { listScenarios, loadScenario } from '../scenarios/load';
-
-export const MODELS_USAGE = `  keel models list [--json]
-  keel models resolve --role <L1.team_lead|…> --budget <free|cheap|frontier> [--require <name>]... [--json]
-  keel models check [--catalog <file>] [--controls <file>]
-  keel models doctor <provider>`;
-
-export class CommandFailed extends Error {
-  override name = 'CommandFailed';
-}
+import { CommandFailed } from './command-failed';
+import { MODELS_USAGE } from './command-usage';
 
 /** Where command output goes: stdout from the CLI, a collector in tests. */
 export type Print = (line?: string) => void;

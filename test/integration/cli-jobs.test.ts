@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
@@ -281,78 +284,196 @@ describe('a paused job says what it waits for', () => {
   });
 });
 
+/**
+ * An HTTP proxy in front of the API that holds the answer to a job's cancel until the job's `error` event has gone down
+ * the event stream it forwards: the order a loaded machine sometimes delivers them in.
+ */
+async function startCancelAnsweredAfterEndProxy(): Promise<{ url: string; close(): Promise<void> }> {
+  let endForwarded!: () => void;
+  const ended = new Promise<void>((resolve) => (endForwarded = resolve));
+  const server = http.createServer((request, response) => {
+    const path = request.url ?? '/';
+    const upstream = http.request(new URL(path, keel.baseUrl), { method: request.method, headers: request.headers });
+    upstream.on('response', (answer) => {
+      const forward = () => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        let seen = '';
+        answer.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const isEnd = path.endsWith('/stream') && seen.includes('"kind":"error"');
+          response.write(chunk, () => isEnd && endForwarded());
+        });
+        answer.on('end', () => response.end());
+      };
+      if (request.method === 'POST' && path.endsWith('/cancel')) void ended.then(forward);
+      else forward();
+    });
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** `keel <args>` on a pseudo-terminal (`script`), where \x03 typed is the terminal's Ctrl-C: what it shows, and waits. */
+function keelOnTerminal(args: string[], env: NodeJS.ProcessEnv = cliEnv()) {
+  const command = `exec ${[process.execPath, ...keelCli, ...args].join(' ')}`;
+  const child = spawn('script', ['-qefc', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const until = (shows: (output: string) => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => shows(output) && resolve();
+      child.stdout.on('data', check);
+      check();
+    });
+  return {
+    output: () => output,
+    until,
+    seen: (text: string) => until((shown) => shown.includes(text)),
+    type: (keys: string) => child.stdin.write(keys),
+    exited: new Promise<number | null>((resolve) => child.once('close', resolve)),
+  };
+}
+
 describe('Ctrl-C while following', () => {
   test('on a terminal it asks, and "c" cancels the job', async () => {
     const jobId = await submit('Write f.md #ask');
     await eventsUntil(jobId, (e) => e.kind === 'ask_user');
-    // `script` gives the CLI a pseudo-terminal: \x03 typed there is the terminal's Ctrl-C.
-    const command = `exec ${[process.execPath, ...keelCli, 'watch', jobId].join(' ')}`;
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    const seen = (text: string) =>
-      new Promise<void>((resolve) => {
-        const check = () => output.includes(text) && resolve();
-        child.stdout.on('data', check);
-        check();
-      });
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const terminal = keelOnTerminal(['watch', jobId]);
 
-    await seen(`keel answer ${jobId}`);
-    child.stdin.write('\x03');
-    await seen('[c]ancel / [D]etach>');
-    child.stdin.write('c\r');
-    expect(await exited).toBe(1);
-    expect(output).toContain(`cancelling job ${jobId}`);
-    expect(output).toContain('error');
+    await terminal.seen(`keel answer ${jobId}`);
+    terminal.type('\x03');
+    await terminal.seen('[c]ancel / [D]etach>');
+    terminal.type('c\r');
+    expect(await terminal.exited).toBe(1);
+    expect(terminal.output()).toContain(`cancelling job ${jobId}`);
+    expect(terminal.output()).toContain('error');
     expect(await jobStatus(jobId)).toBe('cancelled');
   });
 
+  test('on a terminal, "c" says it is cancelling and shows the end, even when the end arrives before the cancel is answered', async () => {
+    const proxy = await startCancelAnsweredAfterEndProxy();
+    try {
+      const jobId = await submit('Write k.md #ask');
+      await eventsUntil(jobId, (e) => e.kind === 'ask_user');
+      const terminal = keelOnTerminal(['watch', jobId], cliEnv({ KEEL_API_URL: proxy.url }));
+
+      await terminal.seen(`keel answer ${jobId}`);
+      terminal.type('\x03');
+      await terminal.seen('[c]ancel / [D]etach>');
+      terminal.type('c\r');
+      expect(await terminal.exited).toBe(1);
+      const shown = stripVTControlCharacters(terminal.output());
+      expect(shown).toContain(`cancelling job ${jobId}`);
+      // What the job said meanwhile waits for the answer instead of landing on the question's line.
+      expect(shown).toMatch(/\[D\]etach> c[ \r]*\n/);
+      // The job's end, held while the question was open, is shown after the cancel, not dropped.
+      expect(shown.indexOf('error', shown.indexOf(`cancelling job ${jobId}`))).toBeGreaterThan(0);
+      expect(await jobStatus(jobId)).toBe('cancelled');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('on a terminal, a job that ends while the question is open closes it and shows the end', async () => {
+    const jobId = await submit('Write m.md #ask');
+    const asked = await eventsUntil(jobId, (e) => e.kind === 'ask_user');
+    const callId = String(asked.find((e) => e.kind === 'ask_user')!.payload.call_id);
+    const terminal = keelOnTerminal(['watch', jobId]);
+
+    await terminal.seen(`keel answer ${jobId}`);
+    terminal.type('\x03');
+    await terminal.seen('[c]ancel / [D]etach>');
+    // Someone else answers meanwhile, and the job runs to its end while this terminal still asks.
+    const resumed = await fetch(`${keel.baseUrl}/v1/jobs/${jobId}/resume`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ call_id: callId, answer: 'friendly' }),
+    });
+    expect(resumed.status).toBe(200);
+    expect(await terminal.exited).toBe(0);
+    const output = terminal.output();
+    const afterQuestion = stripVTControlCharacters(output.slice(output.indexOf('[c]ancel / [D]etach>')));
+    expect(afterQuestion).toContain('✔ final');
+    expect(afterQuestion).toMatch(/^\[c\]ancel \/ \[D\]etach>[ \r]*\n/);
+    expect(afterQuestion).not.toContain('detached');
+    expect(await jobStatus(jobId)).toBe('completed');
+  });
+
   test('keel job on a terminal: Ctrl-C at the answer prompt asks too, and Enter detaches, leaving the job waiting', async () => {
-    const command = `exec ${[process.execPath, ...keelCli, 'job', "'Write h.md #ask'"].join(' ')}`;
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const seen = (text: string) =>
-      new Promise<void>((resolve) => {
-        const check = () => output.includes(text) && resolve();
-        child.stdout.on('data', check);
-        check();
-      });
-    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const terminal = keelOnTerminal(['job', "'Write h.md #ask'"]);
     // This test timed out once in a loaded CI run; should it again, the failure names the step and what the terminal
     // showed, instead of jest's bare timeout.
     const step = <T>(name: string, done: Promise<T>) =>
       Promise.race([
         done,
         new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error(`stuck at ${name}; the terminal showed:\n${output}`)), 100_000).unref(),
+          setTimeout(
+            () => reject(new Error(`stuck at ${name}; the terminal showed:\n${terminal.output()}`)),
+            100_000,
+          ).unref(),
         ),
       ]);
 
-    await step('the answer prompt', seen('your answer> '));
-    const jobId = /job (job-[0-9a-f-]+)/.exec(output)![1]!;
+    await step('the answer prompt', terminal.seen('your answer> '));
+    const jobId = /job (job-[0-9a-f-]+)/.exec(terminal.output())![1]!;
     // The prompt owns the line: what is typed echoes right after it, with no spinner frame drawn in between (that the
     // paused spinner draws nothing however long is cli/spinner.test.ts's, on fake timers).
-    const afterPrompt = () => stripVTControlCharacters(output.slice(output.indexOf('your answer> ')));
-    child.stdin.write('x');
+    const afterPrompt = () => {
+      const output = terminal.output();
+      return stripVTControlCharacters(output.slice(output.indexOf('your answer> ')));
+    };
+    terminal.type('x');
     await step(
       'the echo of x',
-      new Promise<void>((resolve) => {
-        const check = () => afterPrompt().includes('x') && resolve();
-        child.stdout.on('data', check);
-        check();
-      }),
+      terminal.until(() => afterPrompt().includes('x')),
     );
     expect(afterPrompt()).toMatch(/^your answer> x/);
     expect(afterPrompt()).not.toContain('working…');
-    child.stdin.write('\x03');
-    await step('the cancel-or-detach question', seen('[c]ancel / [D]etach>'));
-    child.stdin.write('\r');
-    expect(await step('the exit', exited)).toBe(130);
-    expect(output).toContain(`detached from job ${jobId}; it goes on. Reattach: keel watch ${jobId}`);
+    terminal.type('\x03');
+    await step('the cancel-or-detach question', terminal.seen('[c]ancel / [D]etach>'));
+    terminal.type('\r');
+    expect(await step('the exit', terminal.exited)).toBe(130);
+    expect(terminal.output()).toContain(`detached from job ${jobId}; it goes on. Reattach: keel watch ${jobId}`);
     expect(await jobStatus(jobId)).toBe('paused');
   }, 300_000);
+
+  test('detaching ends the stream even after a garbage collection while following', async () => {
+    // Node 20's fetch could lose the abort after a collection (the CLI then printed "detached" and never exited).
+    v8.setFlagsFromString('--expose-gc');
+    const collect = vm.runInNewContext('gc') as () => void;
+    const jobId = await submit('Write n.md #ask');
+    const stop = new AbortController();
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const event of streamJobEvents({
+        baseUrl: keel.baseUrl,
+        token: keel.token,
+        jobId,
+        signal: stop.signal,
+      })) {
+        seen.push(event.kind);
+        if (event.kind === 'ask_user') {
+          for (let i = 0; i < 3; i += 1) {
+            collect();
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          stop.abort();
+        }
+      }
+    })();
+    // Without the fix the stream stays open for good: a bound turns that into a failure that says so.
+    const stayedOpen = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('the stream stayed open after the abort')), 60_000).unref(),
+    );
+    await expect(Promise.race([following, stayedOpen])).rejects.toThrow(/This operation was aborted/);
+    expect(seen).toContain('ask_user');
+  });
 
   test('without a terminal it detaches, leaves the job running and says how to reattach', async () => {
     const jobId = await submit('Write g.md #ask');

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
@@ -69,27 +68,8 @@ export function quietTemporalLogs(): void {
 /** Where the test suite's Temporal dev servers write their output (`npm start`'s goes to DATA_DIR/temporal.log). */
 export const TEMPORAL_TEST_LOG = path.join(projectRoot(), '.data', 'test-logs', 'temporal.log');
 
-/**
- * The SDK starts the dev server with its stdout and stderr inherited, so its start-up banner would land in the middle
- * of jest's output, which the suite keeps to failures. It runs this script instead, which execs the CLI (same process,
- * so the SDK still stops it) with both streams appended to `log`.
- *
- * The script also runs the server's Go garbage collector at GOGC=400 (unless GOGC is set) rather than Go's default 100:
- * the server is the suite's second-largest CPU user, and it then spends 15–20% less CPU on the same jobs (22–24 s
- * against 27–29 s over human-input-race) for a heap a few hundred MB larger, which a test run can afford.
- */
-async function loggingTo(log: string, cli: string): Promise<string> {
-  const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-  const script = path.join(path.dirname(log), 'temporal-cli.sh');
-  await mkdir(path.dirname(log), { recursive: true });
-  // Written under a name of this process's own and renamed: test files in other jest processes may do the same.
-  const draft = `${script}.${process.pid}`;
-  await writeFile(draft, `#!/bin/sh\nexport GOGC="\${GOGC:-400}"\nexec ${quote(cli)} "$@" >>${quote(log)} 2>&1\n`, {
-    mode: 0o755,
-  });
-  await rename(draft, script);
-  return script;
-}
+/** Starts the CLI with its output in TEMPORAL_TEST_LOG (the script says why a script, and why a file of its own). */
+const DEV_SERVER_SCRIPT = path.join(projectRoot(), 'test', 'temporal-dev-server.sh');
 
 /**
  * A dev server of this process's own (the installed CLI, its output in TEMPORAL_TEST_LOG), with Keel's search
@@ -97,8 +77,10 @@ async function loggingTo(log: string, cli: string): Promise<string> {
  */
 export async function startOwnTemporal(namespaces: string[] = []): Promise<TestWorkflowEnvironment> {
   quietTemporalLogs();
-  const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH);
-  const executable = cli ? await loggingTo(TEMPORAL_TEST_LOG, cli) : undefined;
+  // The script runs the CLI that findTemporalCli finds, with its output in TEMPORAL_TEST_LOG; without one, the SDK
+  // falls back on its own download.
+  const executable = findTemporalCli(process.env.TEMPORAL_CLI_PATH) ? DEV_SERVER_SCRIPT : undefined;
+  const logStart = sizeOf(TEMPORAL_TEST_LOG);
   try {
     return await TestWorkflowEnvironment.createLocal({
       server: {
@@ -113,7 +95,23 @@ export async function startOwnTemporal(namespaces: string[] = []): Promise<TestW
       },
     });
   } catch (err) {
-    throw new Error(`the Temporal dev server did not start (its output is in ${TEMPORAL_TEST_LOG})`, { cause: err });
+    // jest prints only the message of a failed set-up, so the SDK's reason and the server's last words go into it.
+    throw new Error(
+      `the Temporal dev server did not start: ${(err as Error).message}\n${logSince(TEMPORAL_TEST_LOG, logStart)}(the whole log is ${TEMPORAL_TEST_LOG})`,
+      { cause: err },
+    );
+  }
+}
+
+const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+/** What a log gained since `from` (its last lines), for an error message; empty when nothing. */
+function logSince(file: string, from: number, lines = 20): string {
+  try {
+    const added = fs.readFileSync(file).subarray(from).toString('utf8').trimEnd();
+    return added ? `its output:\n${added.split('\n').slice(-lines).join('\n')}\n` : '';
+  } catch {
+    return '';
   }
 }
 

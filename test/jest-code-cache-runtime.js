@@ -1,34 +1,64 @@
 'use strict';
 /**
- * jest's module runtime, with V8's code cache for the modules it compiles (jest.config.js `runtime`, loaded once in each
- * jest process). A jest worker runs dozens of test files and compiles every module afresh for each one (a module
- * registry per file), so the same few thousand modules (the Temporal SDK and its protobuf tables, fastify, zod…) were
- * parsed and compiled again for every file. Now the first compile of a module in a process keeps V8's code cache for
- * it, and later files compile from that cache.
+ * jest's module runtime, with two caches that last for the jest process rather than one test file (jest.config.js
+ * `runtime`, loaded once in each jest process). A jest worker runs dozens of test files, each with a module registry of
+ * its own, so the same few thousand modules (the Temporal SDK and its protobuf tables, fastify, zod…) were read from
+ * disk and compiled again for every file.
+ * - V8's code cache: the first compile of a module in a process keeps the cache, and later files compile from it.
+ * - The sources of installed packages (under node_modules, which nothing changes during a run): read once per
+ *   process. jest reads every module's source for each file before it looks up the transform it already holds.
  *
- * Only compiling changes: each file still gets its own module registry and evaluates every module afresh.
- *
- * jest-runtime compiles through the public `vm.compileFunction` (Node's own module loader does not), so that is where
- * the cache goes.
+ * Only loading changes: each file still gets its own module registry and evaluates every module afresh.
  */
+const path = require('node:path');
 const vm = require('node:vm');
+const Runtime = require('jest-runtime').default;
 
 /** Per module file: the source the cache was made from (a changed source compiles afresh) and V8's cached data. */
-const cache = new Map();
+const codeCache = new Map();
 const compileFunction = vm.compileFunction;
 
+// jest-runtime compiles through the public `vm.compileFunction` (Node's own module loader does not), so that is where
+// the cache goes.
 vm.compileFunction = function compileFunctionWithCodeCache(code, params, options) {
   const filename = options?.filename;
   if (typeof filename !== 'string' || options.cachedData !== undefined) return compileFunction(code, params, options);
-  const hit = cache.get(filename);
+  const hit = codeCache.get(filename);
   if (hit?.code === code) {
     const fn = compileFunction(code, params, { ...options, cachedData: hit.data });
-    if (fn.cachedDataRejected) cache.delete(filename);
+    if (fn.cachedDataRejected) codeCache.delete(filename);
     return fn;
   }
   const fn = compileFunction(code, params, { ...options, produceCachedData: true });
-  if (fn.cachedData) cache.set(filename, { code, data: fn.cachedData });
+  if (fn.cachedData) codeCache.set(filename, { code, data: fn.cachedData });
   return fn;
 };
 
-module.exports = require('jest-runtime');
+const INSTALLED = `${path.sep}node_modules${path.sep}`;
+/** Sources of installed packages, as jest's per-file cache holds them (buffers, and the strings decoded from them). */
+const installedBuffers = new Map();
+const installedStrings = new Map();
+
+class CachingRuntime extends Runtime {
+  constructor(...args) {
+    super(...args);
+    // jest's per-file source cache: the same object its transformer reads through, so it is wrapped in place.
+    const files = this.fileCache;
+    const readFileBuffer = files.readFileBuffer.bind(files);
+    const readFile = files.readFile.bind(files);
+    files.readFileBuffer = (filename) => shared(installedBuffers, filename, readFileBuffer);
+    files.readFile = (filename) => shared(installedStrings, filename, readFile);
+  }
+}
+
+function shared(cache, filename, read) {
+  if (!filename.includes(INSTALLED)) return read(filename);
+  let source = cache.get(filename);
+  if (source === undefined) {
+    source = read(filename);
+    cache.set(filename, source);
+  }
+  return source;
+}
+
+module.exports = { __esModule: true, default: CachingRuntime };

@@ -11,6 +11,7 @@ import { queueThreads } from './prompt-threads';
 import { workflowPromptRoutes } from './routes/workflow-prompts';
 import { workflowReadRoutes } from './routes/workflows';
 import { queueWorkflows } from './workflow-directory';
+import { named } from '../http/named-plugin';
 
 export interface ApiWithoutDatabaseDeps {
   queue: QueueStore;
@@ -47,12 +48,10 @@ export async function buildAppWithoutDatabase(
   });
   await app.register(healthRoutes);
   const workflows = queueWorkflows(deps.queue);
-  await app.register(workflowReadRoutes(workflows));
-  await app.register(
-    workflowPromptRoutes(workflows, queueThreads({ queue: deps.queue, ids: deps.ids, workflows }), {
-      queue: deps.queue,
-      rateLimits: deps.rateLimits,
-    }),
-  );
+  // Named for fastify's `printPlugins()` and start-up errors (http/named-plugin.ts).
+  await app.register(named('workflowReadRoutes', workflowReadRoutes(workflows)));
+  const threads = queueThreads({ queue: deps.queue, ids: deps.ids, workflows });
+  const admission = { queue: deps.queue, rateLimits: deps.rateLimits };
+  await app.register(named('workflowPromptRoutes', workflowPromptRoutes(workflows, threads, admission)));
   return app;
 }

@@ -2,6 +2,7 @@ import sse from '@fastify/sse';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import { findTokenOwner } from '../db/tokens';
 import { createBaseApp } from '../http/base-app';
+import { named } from '../http/named-plugin';
 import { instrumentHttp } from '../metrics/http';
 import { INGEST_API } from './api-info';
 import type { ApiDeps } from './deps';
@@ -51,25 +52,15 @@ export async function buildApp(
     rateLimits: deps.rateLimits,
   });
   await app.register(healthRoutes);
-  await app.register(chatRoutes(deps));
-  await app.register(projectRoutes(deps));
-  await app.register(jobRoutes(deps));
-  await app.register(resumeRoutes(deps));
-  await app.register(approvalRoutes(deps));
-  await app.register(jobStreamRoutes(deps));
-  await app.register(modelRoutes(deps));
-  await app.register(workflowRoutes(deps));
-  await app.register(workflowGraphRoutes(deps));
-  await app.register(kbRoutes(deps));
-  await app.register(atlasRoutes(deps));
-  await app.register(designRoutes(deps));
-  await app.register(humanTaskRoutes(deps));
-  await app.register(tokenRoutes(deps));
-  await app.register(internalUserRoutes(deps));
-  // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
-  for (const routes of [capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes]) {
-    await app.register(routes(deps));
-  }
+  const routeFactories = [
+    ...[chatRoutes, projectRoutes, jobRoutes, resumeRoutes, approvalRoutes, jobStreamRoutes, modelRoutes],
+    ...[workflowRoutes, workflowGraphRoutes, kbRoutes, atlasRoutes, designRoutes, humanTaskRoutes, tokenRoutes],
+    internalUserRoutes,
+    // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
+    ...[capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes],
+  ];
+  // Each under its factory's name (`chatRoutes`), which is what fastify shows for it (http/named-plugin.ts).
+  for (const routes of routeFactories) await app.register(named(routes.name, routes(deps)));
   await app.register(localinfRoutes);
   for (const routes of extras.routes ?? []) await app.register(routes);
   return app;

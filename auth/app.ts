@@ -25,6 +25,7 @@ import { createSignInLimiter } from './sign-in-rate-limit';
 import { createRevokedUsers } from './revoked-users';
 import { identityTables, ingestTables } from '../db/qualified-tables';
 import { startRevocationDelivery } from './token-revocations';
+import { named } from '../http/named-plugin';
 
 const IDENTITY_API: ApiInfo = {
   title: 'Keel identity service',
@@ -132,13 +133,13 @@ export async function buildAuthApp(
   });
 
   await app.register(healthRoutes);
-  await app.register(passwordRoutes(ctx));
-  await app.register(sessionRoutes(ctx));
-  await app.register(oidcRoutes(ctx));
-  await app.register(adminUserRoutes(ctx));
-  await app.register(adminPluginRoutes(ctx));
-  await app.register(meBudgetRoutes(ctx));
-  await app.register(preflightRoutes(ctx));
-  if (env.INTERNAL_API_TOKEN) await app.register(budgetPolicyRoutes(ctx, env.INTERNAL_API_TOKEN));
+  // Each under its factory's name (`sessionRoutes`), which is what fastify shows for it (http/named-plugin.ts).
+  const routeFactories = [passwordRoutes, sessionRoutes, oidcRoutes, adminUserRoutes, adminPluginRoutes];
+  for (const routes of [...routeFactories, meBudgetRoutes, preflightRoutes]) {
+    await app.register(named(routes.name, routes(ctx)));
+  }
+  if (env.INTERNAL_API_TOKEN) {
+    await app.register(named(budgetPolicyRoutes.name, budgetPolicyRoutes(ctx, env.INTERNAL_API_TOKEN)));
+  }
   return app;
 }

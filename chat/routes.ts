@@ -7,6 +7,7 @@ import { verifyRequestSignature } from './signature';
 import type { ChatApp } from '../chat-relay/chat-app';
 import type { JobsDeps } from '../jobs/deps';
 import { AppError } from '../http/errors';
+import { named } from '../http/named-plugin';
 
 /** Refused chat requests: a bad or missing signature, a stale timestamp, or no signing secret configured. */
 class SignatureRejectedError extends AppError {
@@ -30,7 +31,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * reaches the handlers as raw bytes, since the signature covers those exact bytes; it is parsed only once verified.
  */
 export function chatAppRoutes(deps: JobsDeps & { chatApp?: ChatApp }) {
-  return async (app: FastifyInstance) => {
+  return named('chatAppRoutes', async (app: FastifyInstance) => {
     // Scoped to this plugin: elsewhere JSON is parsed as usual.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
@@ -98,7 +99,7 @@ export function chatAppRoutes(deps: JobsDeps & { chatApp?: ChatApp }) {
         return { ok: true };
       },
     );
-  };
+  });
 }
 
 function parseJson(raw: Buffer): unknown {

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../http/errors';
 import { ErrorSchema } from './chat';
+import { named } from '../../http/named-plugin';
 
 /**
  * The retired self-hosted inference stack's probe and wake endpoints. Nothing routes there any more: an old client gets
  * 410 with the same error shape as every other refusal, naming what replaced them, rather than a bare 404.
  */
-export const localinfRoutes: FastifyPluginAsync = async (app) => {
+export const localinfRoutes: FastifyPluginAsync = named('localinfRoutes', async (app) => {
   const retired = () => {
     throw new AppError(
       410,
@@ -19,4 +20,4 @@ export const localinfRoutes: FastifyPluginAsync = async (app) => {
   const schema = { response: { 410: ErrorSchema } };
   app.all('/v1/localinf', { schema }, retired);
   app.all('/v1/localinf/*', { schema }, retired);
-};
+});

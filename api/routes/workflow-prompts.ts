@@ -9,6 +9,7 @@ import { databaseThreads, type PromptThreads } from '../prompt-threads';
 import { databaseWorkflows, type WorkflowDirectory } from '../workflow-directory';
 import { ChatRequestSchema, ErrorSchema } from './chat';
 import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowSchema } from './workflows';
+import { named } from '../../http/named-plugin';
 
 export const CreateWorkflowBody = ChatRequestSchema.omit({ workflow_id: true });
 export const AppendPromptBody = ChatRequestSchema.pick({ prompt: true, metadata: true });
@@ -43,8 +44,8 @@ const PromptAcceptedSchema = z.object({
 export function workflowRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   const directory = databaseWorkflows(deps.pool, deps.queue);
   return async (app) => {
-    await app.register(workflowReadRoutes(directory));
-    await app.register(workflowPromptRoutes(directory, databaseThreads(deps), deps));
+    await app.register(named('workflowReadRoutes', workflowReadRoutes(directory)));
+    await app.register(named('workflowPromptRoutes', workflowPromptRoutes(directory, databaseThreads(deps), deps)));
   };
 }
 

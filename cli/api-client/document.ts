@@ -38,20 +38,25 @@ async function documentOf(build: () => Promise<FastifyInstance>): Promise<unknow
   }
 }
 
-/** The ingest API's OpenAPI document, as `GET /openapi.json` serves it, without a database or a listening port. */
-export function ingestApiDocument(): Promise<unknown> {
+/** The ingest API built only to read it (its routes, its plugins), without a database or a listening port. */
+export function ingestApiToRead(): Promise<FastifyInstance> {
   // The settings the app reads while registering routes (the SSE plugin's heartbeat).
-  return documentOf(() => buildApp(standIn<ApiDeps>('deps', { heartbeatMs: 15_000 }), { logger: false }));
+  return buildApp(standIn<ApiDeps>('deps', { heartbeatMs: 15_000 }), { logger: false });
+}
+
+/** The ingest API's OpenAPI document, as `GET /openapi.json` serves it. */
+export function ingestApiDocument(): Promise<unknown> {
+  return documentOf(ingestApiToRead);
 }
 
 /** Placeholder settings: only their shape matters, nothing is reached while the routes register. */
 const LOCAL = 'http://127.0.0.1:1';
 
 /**
- * The identity service's document, with every optional route on (the OIDC provider, the internal budget-policy
- * endpoint), so the document lists all it can serve.
+ * The identity service built only to read it, with every optional route on (the OIDC provider, the internal
+ * budget-policy endpoint), so its document lists all it can serve.
  */
-export function identityDocument(): Promise<unknown> {
+export function identityToRead(): Promise<FastifyInstance> {
   const env = authSettings.parse({
     DATABASE_URL: 'postgres://127.0.0.1:1/none',
     AUTHLIB_SECRET: 'x'.repeat(32),
@@ -65,11 +70,21 @@ export function identityDocument(): Promise<unknown> {
     INTERNAL_API_TOKEN: 'x'.repeat(32),
   });
   // No Redis: the sign-in limit and the revoked-user list then live in memory.
-  return documentOf(() => buildAuthApp(standIn<AuthDeps>('deps', { env, redis: undefined }), { logger: false }));
+  return buildAuthApp(standIn<AuthDeps>('deps', { env, redis: undefined }), { logger: false });
 }
 
-/** The console's document (its own routes, the proxies and the pages). */
-export function consoleDocument(): Promise<unknown> {
+/** The identity service's OpenAPI document. */
+export function identityDocument(): Promise<unknown> {
+  return documentOf(identityToRead);
+}
+
+/** The console built only to read it (its own routes, the proxies and the pages). */
+export function consoleToRead(): Promise<FastifyInstance> {
   const config = consoleEnv.parse({ IDENTITY_URL: LOCAL, INGEST_API_URL: LOCAL, CONSOLE_API_TOKEN: 'x'.repeat(16) });
-  return documentOf(() => buildConsoleApp(config, { logger: false }));
+  return buildConsoleApp(config, { logger: false });
+}
+
+/** The console's OpenAPI document. */
+export function consoleDocument(): Promise<unknown> {
+  return documentOf(consoleToRead);
 }

@@ -11,6 +11,7 @@ import { identityProxyRoutes } from './routes/identity-proxy';
 import { ingestProxyRoutes } from './routes/ingest-proxy';
 import { registerPages, registerStatic } from './routes/pages';
 import { Upstream, UpstreamUnreachableError } from './upstream';
+import { named } from '../../http/named-plugin';
 
 const CONSOLE_API: ApiInfo = {
   title: 'Keel console backend-for-frontend',
@@ -53,25 +54,34 @@ export async function buildConsoleApp(
 
   app.addHook('onRequest', refuseCrossOrigin);
   await registerStatic(app, config.CONSOLE_WEB_DIR);
-  await app.register(async (scope) => {
-    scope.setErrorHandler(consoleErrorHandler);
-    await scope.register(consoleRoutes(config, identity));
-    await scope.register(async (proxies) => {
-      // Bodies pass through as bytes: the upstream parses and refuses them in its own words.
-      proxies.removeAllContentTypeParsers();
-      proxies.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PROXY_BODY_LIMIT_BYTES }, (_req, body, done) =>
-        done(null, body),
+  // Plugins are named for fastify's `printPlugins()` and start-up errors (http/named-plugin.ts).
+  await app.register(
+    named('console', async (scope) => {
+      scope.setErrorHandler(consoleErrorHandler);
+      await scope.register(named('consoleRoutes', consoleRoutes(config, identity)));
+      await scope.register(
+        named('console proxies', async (proxies) => {
+          // Bodies pass through as bytes: the upstream parses and refuses them in its own words.
+          proxies.removeAllContentTypeParsers();
+          proxies.addContentTypeParser(
+            '*',
+            { parseAs: 'buffer', bodyLimit: PROXY_BODY_LIMIT_BYTES },
+            (_req, body, done) => done(null, body),
+          );
+          await proxies.register(named('identityProxyRoutes', identityProxyRoutes(identity)));
+          await proxies.register(
+            named('ingestProxyRoutes', ingestProxyRoutes(identity, ingest, config.CONSOLE_API_TOKEN)),
+          );
+        }),
       );
-      await proxies.register(identityProxyRoutes(identity));
-      await proxies.register(ingestProxyRoutes(identity, ingest, config.CONSOLE_API_TOKEN));
-    });
-    pages.notFound = registerPages(scope, {
-      webDir: config.CONSOLE_WEB_DIR,
-      identity,
-      sessionCookie: config.SESSION_COOKIE_NAME,
-      cookieDomain: config.AUTHLIB_COOKIE_DOMAIN,
-    }).notFound;
-  });
+      pages.notFound = registerPages(scope, {
+        webDir: config.CONSOLE_WEB_DIR,
+        identity,
+        sessionCookie: config.SESSION_COOKIE_NAME,
+        cookieDomain: config.AUTHLIB_COOKIE_DOMAIN,
+      }).notFound;
+    }),
+  );
   return app;
 }
 

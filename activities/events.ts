@@ -6,7 +6,7 @@ import { appendEvent as storeEvent, JobNotRecordedError, type EventIds } from '.
 import { checkPayload, eventDraft, type EventDraft, type EventEnvelope } from '../events/envelope';
 import { observeStoredEvent } from '../events/metrics';
 import type { QueueStore } from '../queue/queue-store';
-import { activeTraceId } from '../telemetry/tracing';
+import { activeTraceId } from '../telemetry/spans';
 import { INVALID_EVENT, JOB_NOT_RECORDED } from '../workflows/definitions';
 
 export interface AppendEventInput {

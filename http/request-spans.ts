@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { TRACER_NAME } from '../telemetry/tracing';
+import { TRACER_NAME } from '../telemetry/spans';
 
 const spans = new WeakMap<FastifyRequest, Span>();
 

@@ -4,7 +4,7 @@ import type { Candidate, Catalog, ModelRow, Rung, Wire } from './catalog/types';
 import type { ChatMessage, ToolDefinition } from './chat-types';
 import { freeQuota, llmCallSeconds, llmCalls, llmCostUsd, llmFallbacks, llmTokens } from '../metrics/series';
 import { redactSecret } from '../secrets/redact';
-import { inSpan } from '../telemetry/tracing';
+import { inSpan } from '../telemetry/spans';
 import { remainingAfter } from './walk-order';
 
 /** How long an unfunded provider is skipped, across every replica (the spec's "about 30 minutes"). */

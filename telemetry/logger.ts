@@ -4,8 +4,8 @@
  * Pretty-printed when stdout is a terminal, JSON otherwise (collectors and `docker logs`).
  */
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
-import { activeTraceId } from './tracing';
+import type PinoPretty from 'pino-pretty';
+import { activeTraceId } from './spans';
 
 type ContextSource = () => Record<string, unknown> | undefined;
 const sources = new Set<ContextSource>();
@@ -25,8 +25,12 @@ export function logContext(): Record<string, unknown> {
 }
 
 function destination(): pino.DestinationStream | undefined {
+  if (!process.stdout.isTTY) return undefined;
+  // Loaded only for a terminal: every process and test file that logs imports this module, and most never print here.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pretty = require('pino-pretty') as typeof PinoPretty;
   // In-process (no worker thread): a terminal is a person watching, and a few lines a job are no throughput concern.
-  return process.stdout.isTTY ? pretty({ colorize: true, ignore: 'pid,hostname' }) : undefined;
+  return pretty({ colorize: true, ignore: 'pid,hostname' });
 }
 
 /** A logger writing to `stream` (tests) or, by default, stdout: pretty on a terminal, JSON lines otherwise. */

@@ -1,15 +1,14 @@
 /**
  * One tracer provider per process, registered globally so the Temporal interceptors, the HTTP hook and the model-call
  * span share context and W3C propagation. Off (nothing registered) unless an exporter or a span processor is given.
+ * What code does with spans, whether or not tracing is on, is in ./spans.ts, which loads only the OpenTelemetry API:
+ * this file's exporter and SDK cost a process ~0.1 s to load, and only the entry points that start tracing need them.
  */
-import { context, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { TelemetryEnv } from './config';
-
-export const TRACER_NAME = 'keel';
 
 export interface Tracing {
   enabled: boolean;
@@ -48,26 +47,4 @@ export function startTracing(options: {
   // Sets the global tracer provider, the AsyncLocalStorage context manager and the W3C trace-context propagator.
   provider.register();
   return { enabled: true, spanProcessor, resource, shutdown: () => provider.shutdown() };
-}
-
-/** The trace id of the span active here, when a trace is being recorded. */
-export function activeTraceId(): string | undefined {
-  const span = trace.getActiveSpan();
-  if (!span?.isRecording()) return undefined;
-  return span.spanContext().traceId;
-}
-
-/** Runs `fn` in a child span of the active one, recording a thrown error on it. */
-export function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>): Promise<T> {
-  return trace.getTracer(TRACER_NAME).startActiveSpan(name, { attributes }, context.active(), async (span) => {
-    try {
-      return await fn(span);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
 }

@@ -129,8 +129,19 @@ test('an #ask job is answered inline and finishes', async () => {
   await submit(page, 'Write answer.md that greets the reader #ask');
   const waiting = page.getByRole('region', { name: 'Waiting for you' });
   await waiting.getByText(/asks:/).waitFor({ timeout: 60_000 });
+  // The answer's own response is held until the stream has shown the answer, as happens on a loaded machine: the card
+  // leaves with the question, and the confirmation still shows.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/v1/jobs/*/resume', async (route) => {
+    const response = await route.fetch();
+    await released;
+    await route.fulfill({ response });
+  });
   await waiting.getByLabel('Your answer').fill('Greet them in French');
   await waiting.getByRole('button', { name: 'Send answer' }).click();
+  await waiting.waitFor({ state: 'detached', timeout: 60_000 });
+  release();
   await page.getByText('Answer sent; the job continues.').waitFor();
   await timelineRow(page, 'final').waitFor({ timeout: 60_000 });
   expect(problems).toEqual([]);

@@ -7,9 +7,16 @@ import type { ApprovalAsk, Question } from './derive';
 import { useAction } from '../use-action';
 
 /** An `ask_user` question answered in place (`POST /v1/jobs/:id/resume` with its `call_id`). */
-export function QuestionCard({ jobId, question }: { jobId: string; question: Question }) {
+export function QuestionCard({
+  jobId,
+  question,
+  onAnswered,
+}: {
+  jobId: string;
+  question: Question;
+  onAnswered: () => void;
+}) {
   const [answer, setAnswer] = useState('');
-  const [sent, setSent] = useState(false);
   const { busy, error, run } = useAction();
   const field = `answer-${question.callId}`;
 
@@ -20,11 +27,10 @@ export function QuestionCard({ jobId, question }: { jobId: string; question: Que
         method: 'POST',
         body: { call_id: question.callId, answer },
       });
-      setSent(true);
+      onAnswered();
     });
   }
 
-  if (sent) return <p role="status">Answer sent; the job continues.</p>;
   return (
     <form className="card question" onSubmit={(e) => void submit(e)}>
       <p>

@@ -32,6 +32,7 @@ export function JobPage() {
   const [cancelError, setCancelError] = useState<unknown>(null);
   const [cancelling, setCancelling] = useState(false);
   const [decisions, setDecisions] = useState<{ id: string; status: string }[]>([]);
+  const [answered, setAnswered] = useState<string[]>([]);
   const hasApprovals = view.approvals.length > 0;
   const approvals = useResource(
     hasApprovals ? `/api/v1/approvals?job_id=${encodeURIComponent(id)}&limit=100` : null,
@@ -80,7 +81,7 @@ export function JobPage() {
     ? `${config.temporalUiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.temporalNamespace ?? 'default')}/workflows/${encodeURIComponent(id)}`
     : null;
   const approvalStatus = new Map((approvals.data?.approvals ?? []).map((a) => [a.approval_id, a.status]));
-  const openQuestions = view.questions.filter((q) => !q.answered);
+  const openQuestions = view.questions.filter((q) => !q.answered && !answered.includes(q.callId));
   const openApprovals = view.approvals.filter(
     (a) =>
       !a.settled &&
@@ -137,7 +138,12 @@ export function JobPage() {
         <section className="needs-you" aria-labelledby="needs-you-title">
           <h2 id="needs-you-title">Waiting for you</h2>
           {openQuestions.map((q) => (
-            <QuestionCard key={q.callId} jobId={id} question={q} />
+            <QuestionCard
+              key={q.callId}
+              jobId={id}
+              question={q}
+              onAnswered={() => setAnswered((done) => [...done, q.callId])}
+            />
           ))}
           {openApprovals.map((a) => (
             <ApprovalCard
@@ -151,7 +157,13 @@ export function JobPage() {
           ))}
         </section>
       ) : null}
-      {/* Kept outside the cards: the card leaves as soon as the stream or the approvals list shows the decision. */}
+      {/* Kept outside the cards: a card leaves as soon as the stream or the approvals list shows the answer or the
+          decision, which under load can be before the answer's own response arrives. */}
+      {answered.map((callId) => (
+        <p key={callId} role="status">
+          Answer sent; the job continues.
+        </p>
+      ))}
       {decisions.map((d) => (
         <p key={d.id} role="status">
           Approval {d.status}; the job continues.

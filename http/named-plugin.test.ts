@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { consoleToRead, identityToRead, ingestApiToRead } from '../cli/api-client/document';
+import { consoleToRead, identityToRead, ingestApiToRead, readBuilt } from '../cli/api-client/document';
 import { createBaseApp } from './base-app';
 import { named } from './named-plugin';
 
@@ -30,11 +30,5 @@ test.each([
   ['identity service', identityToRead],
   ['console', consoleToRead],
 ])('every plugin of the %s has a name', async (_name, build) => {
-  const app = await build();
-  try {
-    await app.ready();
-    expect(unnamedPlugins(app)).toEqual([]);
-  } finally {
-    await app.close();
-  }
+  expect(await readBuilt(build, unnamedPlugins)).toEqual([]);
 });

@@ -35,30 +35,26 @@ vm.compileFunction = function compileFunctionWithCodeCache(code, params, options
 };
 
 const INSTALLED = `${path.sep}node_modules${path.sep}`;
-/** Sources of installed packages, as jest's per-file cache holds them (buffers, and the strings decoded from them). */
-const installedBuffers = new Map();
-const installedStrings = new Map();
+/** Sources of installed packages, as jest's per-file cache returns them. */
+const installedSources = new Map();
 
 class CachingRuntime extends Runtime {
   constructor(...args) {
     super(...args);
-    // jest's per-file source cache: the same object its transformer reads through, so it is wrapped in place.
+    // jest's per-file source cache: the same object its transformer reads through, so it is wrapped in place. Its
+    // buffers serve only wasm and raw-bytes imports, so only the decoded sources are shared.
     const files = this.fileCache;
-    const readFileBuffer = files.readFileBuffer.bind(files);
     const readFile = files.readFile.bind(files);
-    files.readFileBuffer = (filename) => shared(installedBuffers, filename, readFileBuffer);
-    files.readFile = (filename) => shared(installedStrings, filename, readFile);
+    files.readFile = (filename) => {
+      if (!filename.includes(INSTALLED)) return readFile(filename);
+      let source = installedSources.get(filename);
+      if (source === undefined) {
+        source = readFile(filename);
+        installedSources.set(filename, source);
+      }
+      return source;
+    };
   }
-}
-
-function shared(cache, filename, read) {
-  if (!filename.includes(INSTALLED)) return read(filename);
-  let source = cache.get(filename);
-  if (source === undefined) {
-    source = read(filename);
-    cache.set(filename, source);
-  }
-  return source;
 }
 
 module.exports = { __esModule: true, default: CachingRuntime };

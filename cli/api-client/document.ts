@@ -28,15 +28,22 @@ function standIn<T extends object>(name: string, settings: Partial<T>): T {
   });
 }
 
-async function documentOf(build: () => Promise<FastifyInstance>): Promise<unknown> {
+/** What `read` finds in a service once `build` has built it and its plugins have loaded; the service is closed after. */
+export async function readBuilt<T>(
+  build: () => Promise<FastifyInstance>,
+  read: (app: FastifyInstance) => T,
+): Promise<T> {
   const app = await build();
   try {
     await app.ready();
-    return app.swagger();
+    return read(app);
   } finally {
     await app.close();
   }
 }
+
+const documentOf = (build: () => Promise<FastifyInstance>): Promise<unknown> =>
+  readBuilt(build, (app) => app.swagger());
 
 /** The ingest API built only to read it (its routes, its plugins), without a database or a listening port. */
 export function ingestApiToRead(): Promise<FastifyInstance> {

@@ -1,4 +1,3 @@
-import negotiate from '@fastify/accept-negotiator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps';
@@ -7,6 +6,7 @@ import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
 import { streamLagSeconds } from '../../metrics/series';
 import { eventStreamResponse } from '../../http/body-schemas';
+import { acceptsMediaType } from '../../http/accepts-media-type';
 import { AppError, BadRequestError } from '../../http/errors';
 import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 
@@ -52,10 +52,10 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       {
         sse: { kind: 'only', heartbeat: true, serializer: serializeOnce },
         // The SSE plugin answers a client that refuses event streams with a body of its own shape; this refusal comes
-        // first, in the API's.
+        // first, in the API's. Default clients (`Accept: */*`) and clients that send none get the stream.
         preHandler: async (request) => {
           const accept = request.headers.accept;
-          if (accept !== undefined && negotiate(accept, ['text/event-stream']) === null) {
+          if (!acceptsMediaType(accept, 'text/event-stream')) {
             throw new AppError(
               406,
               'not_acceptable',

@@ -11,6 +11,8 @@ const ESM_PACKAGES = [
   ...['form-data-encoder', 'p-cancelable'],
   // the JSON-schema sampler the API fuzzer draws requests with
   'json-schema-faker',
+  // the OpenAPI validator's reference resolver
+  '@apidevtools/json-schema-ref-parser',
 ];
 
 /** Unit tests sit beside their code; tests that need Temporal, PostgreSQL or Redis sit under test/integration. */

@@ -12,7 +12,7 @@ test.each([
   ['application/json, text/*;q=0.5', 'a lower but non-zero quality'],
   ['*/*;q=0.1, application/json', 'a wildcard of low quality beside another type'],
   ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', "a browser's navigation"],
-])('%p admits the event stream (%s)', (accept) => {
+])('%p admits the event stream (%s)', (accept: string | undefined, _why: string) => {
   expect(acceptsMediaType(accept, SSE)).toBe(true);
 });
 
@@ -22,6 +22,6 @@ test.each([
   ['*/*;q=0', 'every type refused'],
   ['text/html', 'another type of the same family'],
   ['garbage', 'a header that names no media range'],
-])('%p refuses the event stream (%s)', (accept) => {
+])('%p refuses the event stream (%s)', (accept: string, _why: string) => {
   expect(acceptsMediaType(accept, SSE)).toBe(false);
 });

@@ -67,12 +67,32 @@ export const openApiPlugin = fp<ApiInfo>(
         if (!declared) schema.response['2XX'] = { description: UNDESCRIBED };
         return transformed;
       },
+      // This plugin writes OpenAPI (the `openapi` option above), never Swagger 2.0.
+      transformObject: (document) => onlyOpenApi30Operations('openapiObject' in document ? document.openapiObject : {}),
     });
     await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
     app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   },
   { name: 'keel-openapi' },
 );
+
+/**
+ * The operations an OpenAPI 3.0 path item can hold. Fastify's `app.all` also registers QUERY, which @fastify/swagger
+ * writes as a `query` operation (only OpenAPI 3.2 path items have one), and a method added with `addHttpMethod` would
+ * be written under its own name: validators refuse such a document, so those operations are left out of it.
+ */
+const OPENAPI_30_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+/** A 3.0 path item's fixed fields that are not operations. */
+const PATH_ITEM_FIELDS = new Set(['$ref', 'summary', 'description', 'servers', 'parameters']);
+
+function onlyOpenApi30Operations<T extends { paths?: object }>(document: T): T {
+  for (const item of Object.values(document.paths ?? {}) as Record<string, unknown>[]) {
+    for (const key of Object.keys(item)) {
+      if (!OPENAPI_30_METHODS.has(key) && !PATH_ITEM_FIELDS.has(key)) delete item[key];
+    }
+  }
+  return document;
+}
 
 export interface RouteEntry {
   method: string;
@@ -100,6 +120,8 @@ export function undocumentedRoutes(app: { routeTable: RouteEntry[]; swagger(): u
   return (
     app.routeTable
       .filter(({ method, url }) => method !== 'HEAD' && url !== OPENAPI_PATH && !url.startsWith(DOCS_PREFIX))
+      // A method OpenAPI 3.0 has no operation for (QUERY, from `app.all`) cannot be in the document.
+      .filter(({ method }) => OPENAPI_30_METHODS.has(method.toLowerCase()))
       // The CORS plugin's preflight answer for every path (`OPTIONS *`) is a browser's handshake, not an operation.
       .filter(({ method, url }) => !(method === 'OPTIONS' && url === '*'))
       .filter(({ method, url }) => paths[openApiPath(url)]?.[method.toLowerCase()] === undefined)

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, apiClient, consoleClient, dataOf, identityClient } from '../../cli/api-client/client';
 import { streamJobEvents } from '../../cli/event-stream';
@@ -56,6 +57,31 @@ test.each(['ingest API', 'identity service', 'console'])('the %s documents every
   }
   // …and what it answers on success: a JSON schema, a file's bytes, an event stream, a page or a redirect.
   expect(undescribedSuccesses(document)).toEqual([]);
+});
+
+test.each(['ingest API', 'identity service', 'console'])(
+  "the %s's /openapi.json validates with @apidevtools/swagger-parser, as code generators check it first",
+  async (name) => {
+    const [, , url] = services().find(([n]) => n === name)!;
+    const document = (await (await fetch(`${url}/openapi.json`)).json()) as Parameters<
+      typeof SwaggerParser.validate
+    >[0];
+    // validate() dereferences in place: it gets a document of its own.
+    await expect(SwaggerParser.validate(structuredClone(document))).resolves.toMatchObject({ openapi: '3.0.3' });
+  },
+);
+
+test('the retired /v1/localinf endpoints stay documented as the 410 they answer, with no QUERY operation', async () => {
+  const document = (await (await fetch(`${stack.keel.baseUrl}/openapi.json`)).json()) as Document;
+  for (const path of ['/v1/localinf', '/v1/localinf/{*}']) {
+    expect(Object.keys(document.paths[path]!)).not.toContain('query');
+    expect(document.paths[path]!.get!.responses['410']).toBeDefined();
+  }
+  const retired = await fetch(`${stack.keel.baseUrl}/v1/localinf/wake`, {
+    headers: { authorization: `Bearer ${stack.keel.token}` },
+  });
+  expect(retired.status).toBe(410);
+  expect(((await retired.json()) as { error: { code: string } }).error.code).toBe('localinf_retired');
 });
 
 test('a route added to a service and not to its document is reported', async () => {

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { devServerPidPath, type DevServerPidRecord } from '../temporal/dev-server';
 
 /** A port `npm start` will listen on, named by the variable that moves it. */
 export interface PortClaim {
@@ -84,5 +86,64 @@ function isAlive(pid: number): boolean {
   } catch (err) {
     // EPERM: alive, owned by someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** How long a leftover dev server gets to stop on SIGTERM before it is killed. */
+const LEFTOVER_STOP_MS = 5_000;
+
+/**
+ * Stops a Temporal dev server that an earlier start on `dataDir` left running (that start was killed with SIGKILL, so
+ * none of its own shutdown ran) and returns its pid, or undefined when there was none. Call it holding the data
+ * directory's lock: no live Keel owns a server recorded there then. A recorded pid is stopped only while its command
+ * line is still `temporal server start-dev` on this directory's database, so a pid the system has since reused for
+ * something else is never signalled.
+ */
+export async function stopLeftoverDevServer(dataDir: string): Promise<number | undefined> {
+  const file = devServerPidPath(dataDir);
+  let record: DevServerPidRecord;
+  try {
+    record = JSON.parse(fs.readFileSync(file, 'utf8')) as DevServerPidRecord;
+  } catch {
+    return undefined;
+  }
+  const { pid, dbFile } = record;
+  const running = Number.isInteger(pid) && pid > 0 && isAlive(pid) && isDevServerOf(pid, dbFile);
+  if (running) {
+    signalProcessGroup(pid, 'SIGTERM');
+    const deadline = Date.now() + LEFTOVER_STOP_MS;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (isAlive(pid)) signalProcessGroup(pid, 'SIGKILL');
+    while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  fs.rmSync(file, { force: true });
+  return running ? pid : undefined;
+}
+
+/** The process's command line: /proc where there is one (Linux), `ps` elsewhere (macOS). */
+function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    const ps = spawnSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' });
+    return ps.status === 0 ? ps.stdout : '';
+  }
+}
+
+function isDevServerOf(pid: number, dbFile: string): boolean {
+  const command = commandLine(pid);
+  return command.includes('start-dev') && command.includes(dbFile);
+}
+
+/** The dev server leads its own process group (temporal/dev-server.ts): its UI and children go with it. */
+function signalProcessGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone in between: nothing left to stop.
+    }
   }
 }

@@ -14,11 +14,12 @@ import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
 import { startTracing } from '../telemetry/tracing';
 import { createClosers } from './closers';
+import { onStopSignals } from './entry-point';
 import { loadConfig, type StartConfig } from './config';
 import { startStackConsole } from './console';
 import { ensureFirstAdmin, type FirstAdmin } from './first-admin';
 import { startIdentityService } from './identity';
-import { ensurePortsFree, lockDataDir, type PortClaim } from './preflight';
+import { ensurePortsFree, lockDataDir, stopLeftoverDevServer, type PortClaim } from './preflight';
 import { openResources } from './resources';
 import { devTokenPath, readDevToken, stackStatePath, type StackState } from './state-file';
 import { runWithoutDatabase } from './without-database';
@@ -38,6 +39,12 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
   process.once('exit', unlock);
   const withoutDatabase = !stack.POSTGRES_DSN && stack.KEEL_EMBEDDED_DB === 'off';
   try {
+    // Holding the lock, no live Keel owns this directory: a dev server recorded here outlived a killed start, and
+    // would hold the Temporal ports below.
+    const leftover = await stopLeftoverDevServer(dataDir);
+    if (leftover !== undefined) {
+      say(`stopped the Temporal dev server (pid ${leftover}) that an earlier start on ${dataDir} left running`);
+    }
     await ensurePortsFree(withoutDatabase ? [portClaims(config)[0]!] : portClaims(config));
   } catch (err) {
     unlock();
@@ -186,30 +193,30 @@ function portClaims(config: StartConfig): PortClaim[] {
 const FORCED_STOP_MS = 15_000;
 
 /**
- * Ctrl-C or SIGTERM closes everything in order (streams end, the worker drains, the dev server stops last) and exits
- * 0; a second signal, or a close still waiting after FORCED_STOP_MS, exits 1 at once (the dev server is killed on exit).
+ * Ctrl-C, SIGTERM or SIGHUP (the terminal closed) closes everything in order (streams end, the worker drains, the dev
+ * server stops last) and exits 0; a second signal, or a close still waiting after FORCED_STOP_MS, exits 1 at once (the
+ * dev server is killed on exit). A signal sent to `npm start`'s own pid reaches this process too: the npm scripts
+ * `exec` node, so npm's forwarded signal is not left with a shell that waits for its child instead.
  */
 function onStopSignal(say: (line: string) => void, close: () => Promise<void>): void {
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
+  onStopSignals(
+    (signal) => {
+      const started = Date.now();
+      say(`\nstopping Keel (${signal})… (again to force)`);
+      setTimeout(() => {
+        say(`Keel did not stop within ${FORCED_STOP_MS / 1000} s; forcing`);
+        process.exit(1);
+      }, FORCED_STOP_MS).unref();
+      void close().then(() => {
+        say(`Keel stopped in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+        process.exit(0);
+      });
+    },
+    (signal) => {
       say(`${signal} again: stopping Keel now, without waiting`);
       process.exit(1);
-    }
-    stopping = true;
-    const started = Date.now();
-    say(`\nstopping Keel (${signal})… (again to force)`);
-    setTimeout(() => {
-      say(`Keel did not stop within ${FORCED_STOP_MS / 1000} s; forcing`);
-      process.exit(1);
-    }, FORCED_STOP_MS).unref();
-    void close().then(() => {
-      say(`Keel stopped in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-      process.exit(0);
-    });
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+    },
+  );
 }
 
 /** How to sign in to the console: the first admin's password is printed only on the start that created it. */

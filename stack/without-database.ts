@@ -4,6 +4,7 @@ import { createCacheCounterAllocator } from '../db/ids';
 import { generateToken } from '../db/tokens';
 import { createQueueStore } from '../queue/create-queue-store';
 import type { StackEnv } from './config';
+import { onStopSignals } from './entry-point';
 import { devTokenPath, readDevToken } from './state-file';
 
 /**
@@ -30,11 +31,7 @@ export async function runWithoutDatabase(env: StackEnv, dataDir: string): Promis
   say(`  API token    ${devToken}   (admin user "dev"; also in ${devTokenPath(dataDir)})`);
   say(`  Queue store  ${env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process: workflows are gone when Keel stops'}`);
   say('Stop: Ctrl-C');
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await new Promise<void>((resolve) => onStopSignals(() => resolve()));
   await app.close();
   await queue.close();
 }

@@ -5,7 +5,7 @@ import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
 import { startTracing } from '../telemetry/tracing';
 import { loadConfig } from './worker-config';
-import { runMain } from './entry-point';
+import { onStopSignals, runMain } from './entry-point';
 import { openResources } from './worker-resources';
 import { serveWorkerHealth } from './worker-http';
 
@@ -32,8 +32,7 @@ async function main(): Promise<void> {
             host: env.WORKER_HTTP_HOST,
             port: env.WORKER_HTTP_PORT,
           });
-    process.once('SIGINT', () => void worker.stop());
-    process.once('SIGTERM', () => void worker.stop());
+    onStopSignals(() => void worker.stop());
     try {
       await worker.done;
     } finally {

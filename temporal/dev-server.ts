@@ -26,6 +26,20 @@ export function devServerDynamicConfigArgs(): string[] {
   ]);
 }
 
+/**
+ * Where a running dev server's pid is kept: its process outlives a Keel killed with SIGKILL (it leads its own process
+ * group, below), and the next start on the same data directory finds it here and stops it (stack/preflight.ts).
+ */
+export function devServerPidPath(dataDir: string): string {
+  return path.join(dataDir, 'temporal-dev-server.pid');
+}
+
+/** What the pid file holds: the pid, and the database file that tells this data directory's server from another. */
+export interface DevServerPidRecord {
+  pid: number;
+  dbFile: string;
+}
+
 export interface DevServer {
   address: string;
   uiUrl: string;
@@ -49,6 +63,7 @@ export interface DevServerOptions {
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   fs.mkdirSync(options.dataDir, { recursive: true });
   const logPath = path.join(options.dataDir, 'temporal.log');
+  const dbFile = path.join(options.dataDir, 'temporal.sqlite');
   const log = fs.openSync(logPath, 'a');
   const args = [
     'server',
@@ -60,7 +75,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     '--ui-port',
     String(options.uiPort),
     '--db-filename',
-    path.join(options.dataDir, 'temporal.sqlite'),
+    dbFile,
     '--namespace',
     options.namespace,
     '--log-level',
@@ -72,15 +87,26 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   // stop before the worker and API that use it have drained; it is stopped last, by `stop()`.
   const child = spawn(options.cliPath, args, { stdio: ['ignore', log, log], detached: true });
   fs.closeSync(log);
-  // Whatever way this process ends (a second Ctrl-C, a crash), the dev server does not outlive it.
-  const killOnExit = () => signalGroup(child, 'SIGKILL');
+  const pidFile = devServerPidPath(options.dataDir);
+  if (child.pid !== undefined) {
+    const record: DevServerPidRecord = { pid: child.pid, dbFile };
+    fs.writeFileSync(pidFile, `${JSON.stringify(record)}\n`);
+  }
+  const forget = () => fs.rmSync(pidFile, { force: true });
+  // Whatever way this process ends that still runs its code (a second Ctrl-C, a crash), the dev server does not
+  // outlive it. Only SIGKILL skips this; the pid file covers that.
+  const killOnExit = () => {
+    signalGroup(child, 'SIGKILL');
+    forget();
+  };
   process.once('exit', killOnExit);
   const address = `127.0.0.1:${options.port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     await waitUntilReady(address, child, exited, options.readyTimeoutMs ?? 60_000, logPath);
   } catch (err) {
-    signalGroup(child, 'SIGKILL');
+    killOnExit();
+    process.off('exit', killOnExit);
     throw err;
   }
   return {
@@ -88,6 +114,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     uiUrl: `http://localhost:${options.uiPort}`,
     stop: async () => {
       await stopChild(child, exited);
+      forget();
       process.off('exit', killOnExit);
     },
   };

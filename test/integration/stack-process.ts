@@ -43,11 +43,35 @@ export function spawnStack(env: Record<string, string>): StackProcess {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  return watched(child);
+}
+
+function watched(child: ChildProcess): StackProcess {
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output: () => output, exited };
+}
+
+/**
+ * `npm start` itself (npm, its prestart build check, then `node dist/stack/main.js`) leading a process group of its own,
+ * as a process manager, an IDE's run button or `timeout` starts it: a test signals npm's pid alone, as they do.
+ */
+export function spawnNpmStart(env: Record<string, string>): StackProcess {
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: 'warn',
+      npm_config_update_notifier: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return watched(child);
 }
 
 /** Resolves once the stack printed "Keel is running.", or rejects with what it printed when it exited instead. */

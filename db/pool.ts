@@ -6,6 +6,12 @@ export interface PoolOptions {
   max: number;
   ssl: boolean;
   schema: string;
+  /**
+   * How long a query waits for a connection (a new one, or a free one of the pool's `max`) before it fails, so a
+   * database that does not answer is a bounded 503, never a hang. Default 10 s; the test harness gives a slow, loaded
+   * machine more.
+   */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -18,7 +24,7 @@ export function createPool(options: PoolOptions): Pool {
     connectionString: options.dsn,
     max: options.max,
     ssl: options.ssl ? { rejectUnauthorized: true } : undefined,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     // A startup parameter, so the search path is in force before the first query on every connection.
     options: `-c search_path="${options.schema}",public`,
   });

@@ -36,6 +36,8 @@ export interface OpenHubOptions {
   /** Overrides the embedder EMBEDDING_PROVIDER selects (tests, benchmarks). */
   embedder?: Embedder;
   postgresSsl?: boolean;
+  /** The KB_INDEX_DSN pool's wait for a connection (db/pool.ts); the pool's default unless given. */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function openKnowledgeHub(options: OpenHubOptions): Promise<Knowled
       max: options.env.KB_INDEX_POOL_MAX,
       ssl: options.postgresSsl ?? false,
       schema: options.schema,
+      connectTimeoutMs: options.connectTimeoutMs,
     });
     pool = ownPool;
     await migrate(pool, options.schema);

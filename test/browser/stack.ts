@@ -18,7 +18,7 @@ import { kbEnv } from '../../kb/config';
 import { openKnowledgeHub, type KnowledgeHub } from '../../kb/hub';
 import { indexPaths } from '../../kb/indexer';
 import { khIdFor } from '../../kb/kh-id';
-import { uniqueSuffix } from '../integration/env';
+import { TEST_CONNECT_TIMEOUT_MS, uniqueSuffix } from '../integration/env';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
 import { openTestKbIndex } from '../integration/kb-index-database';
 import { launchChromium } from '../../bench/chromium';
@@ -101,7 +101,13 @@ export async function startBrowserStack(): Promise<BrowserStack> {
     closers.push(() => fs.rm(hubDir, { recursive: true, force: true }));
     const index = await openTestKbIndex(schema);
     closers.push(() => index.close());
-    const hub = await openKnowledgeHub({ pool, schema, hubDir, env: kbEnv.parse(index.env) });
+    const hub = await openKnowledgeHub({
+      pool,
+      schema,
+      hubDir,
+      env: kbEnv.parse(index.env),
+      connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+    });
     closers.push(() => hub.close());
     await seedHub(hub);
     keel.deps.kb = hub;

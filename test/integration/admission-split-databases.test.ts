@@ -13,7 +13,7 @@ import { identityTables, ingestTables } from '../../db/qualified-tables';
 import { createToken } from '../../db/tokens';
 import { identityServiceBudget } from '../../jobs/budget-sources';
 import type { QueueStore } from '../../queue/queue-store';
-import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { TEST_CONNECT_TIMEOUT_MS, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 import { cookieHeader, errorOf, recordJobCost } from './identity-harness';
 
@@ -73,7 +73,13 @@ beforeAll(async () => {
   queue = await createTestQueue();
   redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 2 });
   const schema = 'identity';
-  identityPool = createPool({ dsn: identityDsn, max: 3, ssl: false, schema });
+  identityPool = createPool({
+    dsn: identityDsn,
+    max: 3,
+    ssl: false,
+    schema,
+    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+  });
   await migrateIdentity(identityPool, schema);
   const env = (identityEnv = authEnv.parse({
     DATABASE_URL: identityDsn,

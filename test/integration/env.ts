@@ -5,6 +5,13 @@
 export const testPostgresDsn = process.env.TEST_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/**
+ * How long a test's pool waits for a PostgreSQL connection. Production fails after 10 s (db/pool.ts); on a machine
+ * loaded with other work, opening a backend or waiting for a pool slot can take longer, and a test must not fail
+ * because the machine is busy. A real deadlock still fails, after this.
+ */
+export const TEST_CONNECT_TIMEOUT_MS = 60_000;
+
 /** A short random suffix so each test file owns its own schema, key prefix and task queue. */
 export function uniqueSuffix(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;

@@ -32,7 +32,7 @@ import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
-import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { TEST_CONNECT_TIMEOUT_MS, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 import { claimSharedTemporal, sharedWorkflowBundle, startOwnTemporal } from './shared-services';
 
 /**
@@ -56,7 +56,13 @@ export interface TestDatabase {
 /** A migrated schema of this test's own in the real PostgreSQL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const schema = `t_${uniqueSuffix()}`;
-  const pool = createPool({ dsn: testPostgresDsn, max: 5, ssl: false, schema });
+  const pool = createPool({
+    dsn: testPostgresDsn,
+    max: 5,
+    ssl: false,
+    schema,
+    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+  });
   await migrate(pool, schema);
   return {
     pool,

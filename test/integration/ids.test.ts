@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { createIdAllocator, createSequenceAllocator, IdAllocationError } from '../../db/ids';
 import { createPool } from '../../db/pool';
 import type { QueueStore } from '../../queue/queue-store';
-import { testPostgresDsn } from './env';
+import { TEST_CONNECT_TIMEOUT_MS, testPostgresDsn } from './env';
 import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 
 /**
@@ -33,7 +33,13 @@ async function openQueue(): Promise<QueueStore> {
 
 /** Another pool over `schema`, as a second process would open it; ended after the test. */
 function openPool(schema: string): Pool {
-  const pool = createPool({ dsn: testPostgresDsn, max: 5, ssl: false, schema });
+  const pool = createPool({
+    dsn: testPostgresDsn,
+    max: 5,
+    ssl: false,
+    schema,
+    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+  });
   extraPools.push(pool);
   return pool;
 }

@@ -47,9 +47,11 @@ afterAll(async () => {
 });
 
 async function text(query: string): Promise<string[]> {
+  // Read before taking a connection, as kb/search.ts does: an index pool of one (PGlite) has none left for it after.
+  const common = await commonTerms(kb.index);
   const client = await kb.index.connect();
   try {
-    const rows = await textCandidates(client, query, scope, await commonTerms(kb.index));
+    const rows = await textCandidates(client, query, scope, common);
     return rows.map((r) => r.chunk_id);
   } finally {
     client.release();

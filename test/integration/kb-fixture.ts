@@ -11,6 +11,7 @@ import { kbEnv } from '../../kb/config';
 import type { Embedder } from '../../kb/embedders/types';
 import { openKnowledgeHub, type KnowledgeHub } from '../../kb/hub';
 import type { Sensitivity } from '../../kb/sensitivity';
+import { TEST_CONNECT_TIMEOUT_MS } from './env';
 import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 import { openTestKbIndex } from './kb-index-database';
 
@@ -40,7 +41,14 @@ export async function createKbFixture(env: NodeJS.ProcessEnv = {}): Promise<KbFi
   const hubDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-hub-'));
   const parsed = kbEnv.parse({ ...indexDb.env, ...env });
   const open = (embedder?: Embedder) =>
-    openKnowledgeHub({ pool: db.pool, schema: db.schema, hubDir, env: parsed, embedder });
+    openKnowledgeHub({
+      pool: db.pool,
+      schema: db.schema,
+      hubDir,
+      env: parsed,
+      embedder,
+      connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+    });
   const hub = await open();
   const reopened: KnowledgeHub[] = [];
   return {

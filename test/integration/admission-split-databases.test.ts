@@ -8,12 +8,11 @@ import { buildAuthApp } from '../../auth/app';
 import { authEnv } from '../../auth/config';
 import { createCredentialUser } from '../../auth/credential-users';
 import { migrateIdentity } from '../../auth/migrate';
-import { createPool } from '../../db/pool';
 import { identityTables, ingestTables } from '../../db/qualified-tables';
 import { createToken } from '../../db/tokens';
 import { identityServiceBudget } from '../../jobs/budget-sources';
 import type { QueueStore } from '../../queue/queue-store';
-import { TEST_CONNECT_TIMEOUT_MS, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { createTestPool, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 import { cookieHeader, errorOf, recordJobCost } from './identity-harness';
 
@@ -73,13 +72,7 @@ beforeAll(async () => {
   queue = await createTestQueue();
   redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 2 });
   const schema = 'identity';
-  identityPool = createPool({
-    dsn: identityDsn,
-    max: 3,
-    ssl: false,
-    schema,
-    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
-  });
+  identityPool = createTestPool(schema, { dsn: identityDsn, max: 3 });
   await migrateIdentity(identityPool, schema);
   const env = (identityEnv = authEnv.parse({
     DATABASE_URL: identityDsn,

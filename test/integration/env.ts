@@ -1,3 +1,6 @@
+import type { Pool } from 'pg';
+import { createPool } from '../../db/pool';
+
 /**
  * Where the integration suite finds its real services. Defaults are this project's CI machine:
  * PostgreSQL with trust auth on 127.0.0.1:5432 (database `test`) and Redis on 127.0.0.1:6379.
@@ -11,6 +14,12 @@ export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:637
  * because the machine is busy. A real deadlock still fails, after this.
  */
 export const TEST_CONNECT_TIMEOUT_MS = 60_000;
+
+/** A pool of the test's own over `schema` in the test PostgreSQL (or `dsn`), sized and timed for a loaded machine. */
+export function createTestPool(schema: string, options: { dsn?: string; max?: number } = {}): Pool {
+  const { dsn = testPostgresDsn, max = 5 } = options;
+  return createPool({ dsn, max, ssl: false, schema, connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS });
+}
 
 /** A short random suffix so each test file owns its own schema, key prefix and task queue. */
 export function uniqueSuffix(): string {

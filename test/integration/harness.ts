@@ -15,7 +15,6 @@ import type { ChatApp } from '../../chat-relay/chat-app';
 import type { ChatWebApi } from '../../chat-relay/web-api';
 import { createIdAllocator } from '../../db/ids';
 import { migrate } from '../../db/migrate';
-import { createPool } from '../../db/pool';
 import { createToken } from '../../db/tokens';
 import { createQueueStore } from '../../queue/create-queue-store';
 import type { QueueStore } from '../../queue/queue-store';
@@ -32,7 +31,7 @@ import { startKeelWorker, type RunningWorker } from '../../temporal/worker';
 import { bundleWorkflows } from '../../temporal/workflow-code';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
-import { TEST_CONNECT_TIMEOUT_MS, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { createTestPool, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 import { claimSharedTemporal, sharedWorkflowBundle, startOwnTemporal } from './shared-services';
 
 /**
@@ -56,13 +55,7 @@ export interface TestDatabase {
 /** A migrated schema of this test's own in the real PostgreSQL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const schema = `t_${uniqueSuffix()}`;
-  const pool = createPool({
-    dsn: testPostgresDsn,
-    max: 5,
-    ssl: false,
-    schema,
-    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
-  });
+  const pool = createTestPool(schema);
   await migrate(pool, schema);
   return {
     pool,

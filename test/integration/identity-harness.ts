@@ -8,8 +8,7 @@ import { migrateIdentity } from '../../auth/migrate';
 import { identityTables, type IdentityTables } from '../../db/qualified-tables';
 import type { Role, User } from '../../db/users';
 import { migrate } from '../../db/migrate';
-import { createPool } from '../../db/pool';
-import { TEST_CONNECT_TIMEOUT_MS, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { createTestPool, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 
 export const AUTH_URL = 'https://auth.example.test';
 export const APP_ORIGIN = 'https://app.example.test';
@@ -46,13 +45,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
   const suffix = uniqueSuffix();
   const schema = `id_${suffix}`;
   const ingestSchema = `t_${suffix}`;
-  const pool = createPool({
-    dsn: testPostgresDsn,
-    max: 5,
-    ssl: false,
-    schema,
-    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
-  });
+  const pool = createTestPool(schema);
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 2 });
   try {
     await migrate(pool, ingestSchema);

@@ -1,8 +1,7 @@
 import type { Pool } from 'pg';
 import { createIdAllocator, createSequenceAllocator, IdAllocationError } from '../../db/ids';
-import { createPool } from '../../db/pool';
 import type { QueueStore } from '../../queue/queue-store';
-import { TEST_CONNECT_TIMEOUT_MS, testPostgresDsn } from './env';
+import { createTestPool } from './env';
 import { createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 
 /**
@@ -33,13 +32,7 @@ async function openQueue(): Promise<QueueStore> {
 
 /** Another pool over `schema`, as a second process would open it; ended after the test. */
 function openPool(schema: string): Pool {
-  const pool = createPool({
-    dsn: testPostgresDsn,
-    max: 5,
-    ssl: false,
-    schema,
-    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
-  });
+  const pool = createTestPool(schema);
   extraPools.push(pool);
   return pool;
 }

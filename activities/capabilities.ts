@@ -11,7 +11,7 @@ import type { KnowledgeHub } from '../kb/hub';
 import { searchKnowledge } from '../kb/search';
 import { levelsUpTo } from '../kb/sensitivity';
 import { SHARED_SPACE_ONLY } from '../kb/space';
-import type { UnitSpec } from '../workflows/capability-definitions';
+import type { UnitSpec } from '../pure/contracts';
 import { AGENT_CLEARANCE } from './knowledge';
 import { seedOf } from '../capabilities/registry';
 import { noSecrets, type SecretStore } from '../secrets/store';

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { jobEventFeed } from '../jobs/job-event-feed';
+import { jobEventFeed } from '../events/job-event-feed';
 import type { EventEnvelope } from '../events/envelope';
 import type { QueueStore } from '../queue/queue-store';
 import type { ChatRelayInput, ChatRelaySlice, ChatRelayState } from '../chat-relay/definitions';

@@ -1,5 +1,5 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
-import { jobEventsChannel } from '../jobs/job-event-feed';
+import { jobEventsChannel } from '../events/job-event-feed';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { appendEvent as storeEvent, JobNotRecordedError, type EventIds } from '../events/store';
@@ -7,7 +7,7 @@ import { checkPayload, eventDraft, type EventDraft, type EventEnvelope } from '.
 import { observeStoredEvent } from '../events/metrics';
 import type { QueueStore } from '../queue/queue-store';
 import { activeTraceId } from '../telemetry/spans';
-import { INVALID_EVENT, JOB_NOT_RECORDED } from '../workflows/definitions';
+import { INVALID_EVENT, JOB_NOT_RECORDED } from '../pure/contracts';
 
 export interface AppendEventInput {
   ids: EventIds;

@@ -2,7 +2,7 @@ import { ApplicationFailure, sleep } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { setJobStatus, type JobStatus, type JobUsage } from '../db/jobs';
 import { archiveRunGraph } from '../events/run-graph-store';
-import { JOB_NOT_RECORDED } from '../workflows/definitions';
+import { JOB_NOT_RECORDED } from '../pure/contracts';
 
 /**
  * How long a status write waits for its job's row before it reports the row missing. A submission commits its rows

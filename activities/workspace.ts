@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { recordJobFile } from '../db/files';
 import type { ToolCall } from '../routing/chat-types';
 import { applySurgicalEdit } from './file-edit';
-import { resolveWorkspacePath } from './workspace-path';
+import { resolveWorkspacePath } from '../config/workspace-path';
 
 const writeFileArgs = z.object({ path: z.string(), content: z.string() });
 const editFileArgs = z.object({ path: z.string(), old: z.string(), new: z.string() });

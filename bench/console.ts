@@ -19,7 +19,7 @@ import zlib from 'node:zlib';
 import { Client, Connection } from '@temporalio/client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Pool } from 'pg';
-import { jobEventsChannel } from '../jobs/job-event-feed';
+import { jobEventsChannel } from '../events/job-event-feed';
 import { buildAuthApp } from '../auth/app';
 import { authEnv } from '../auth/config';
 import { createCredentialUser } from '../auth/credential-users';

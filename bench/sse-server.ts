@@ -7,7 +7,7 @@ import sse from '@fastify/sse';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createPool } from '../db/pool';
-import { jobEventsChannel } from '../jobs/job-event-feed';
+import { jobEventsChannel } from '../events/job-event-feed';
 import { createQueueStore } from '../queue/create-queue-store';
 import type { QueueStore } from '../queue/queue-store';
 import { startBenchApi } from './api';

@@ -21,7 +21,7 @@ import type { Pool } from 'pg';
 import { createToken } from '../db/tokens';
 import type { EventDraft } from '../events/envelope';
 import { appendEvent, type EventIds } from '../events/store';
-import { jobEventsChannel } from '../jobs/job-event-feed';
+import { jobEventsChannel } from '../events/job-event-feed';
 import { createQueueStore } from '../queue/create-queue-store';
 import type { QueueStore } from '../queue/queue-store';
 import { param, percentile, printJson } from './measure';

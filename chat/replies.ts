@@ -2,7 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@te
 import { KEEL_KIND } from '../pure/search-attributes';
 import type { deliverChatReply, relayChatTurn } from '../workflows/chat-relay';
 import { chatRelayWorkflowId, type ChatDelivery, type ChatThreadRef } from '../chat-relay/definitions';
-import { temporalCall, type TemporalCaller } from '../jobs/temporal-call';
+import { temporalCall, type TemporalCaller } from '../temporal/temporal-call';
 
 /** Where the API starts chat work: the job task queue, whose workers carry the chat activities. */
 /** The inbound request is answered within TEMPORAL_DOWN_ANSWER_MS even when Temporal is unreachable. */

@@ -13,7 +13,7 @@ import { appendPromptUpdate } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
 import { UnavailableError } from '../http/errors';
 import { allocate, submitJob } from './submit';
-import { temporalCall } from './temporal-call';
+import { temporalCall } from '../temporal/temporal-call';
 
 /** How long a running job has to accept a follow-up before the request gives up (as for resume). */
 const APPEND_DEADLINE_MS = 20_000;

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isTerminalStatus, setJobStatus, type JobRow } from '../db/jobs';
 import { ConflictError } from '../http/errors';
 import type { JobsDeps } from './deps';
-import { temporalCall } from './temporal-call';
+import { temporalCall } from '../temporal/temporal-call';
 
 /** How long a cancel flag stays in the queue store: longer than any job should run. */
 const CANCEL_FLAG_TTL_MS = 7 * 24 * 3600 * 1000;

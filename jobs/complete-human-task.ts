@@ -5,7 +5,7 @@ import type { TokenOwner } from '../db/tokens';
 import { ConflictError, NotFoundError } from '../http/errors';
 import { humanTaskCompletedSignal } from '../workflows/product-definitions';
 import type { JobsDeps } from './deps';
-import { temporalCall } from './temporal-call';
+import { temporalCall } from '../temporal/temporal-call';
 import { canSee } from './visibility';
 
 /** Same rule as jobs and approvals: a task is visible to its job's org and to admins; to anyone else it does not exist. */

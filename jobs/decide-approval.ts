@@ -4,7 +4,7 @@ import { decideApproval, getApproval, type ApprovalDecisionKind, type ApprovalRo
 import type { TokenOwner } from '../db/tokens';
 import { approvalDecisionSignal } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
-import { temporalCall } from './temporal-call';
+import { temporalCall } from '../temporal/temporal-call';
 import { ConflictError, NotFoundError } from '../http/errors';
 import { canSee } from './visibility';
 

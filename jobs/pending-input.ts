@@ -3,7 +3,7 @@ import { listApprovals } from '../db/approvals';
 import type { JobRow } from '../db/jobs';
 import { interruptsQuery } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
-import { temporalCall } from './temporal-call';
+import { temporalCall } from '../temporal/temporal-call';
 
 /** An open `ask_user` question: answered with `POST /v1/jobs/:id/resume` and its `call_id`. */
 export interface PendingQuestion {

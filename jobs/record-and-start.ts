@@ -13,7 +13,7 @@ import {
 } from '../pure/search-attributes';
 import { jobsStarted } from '../metrics/series';
 import { SUBMISSION_IDLE_LIMIT_MS } from '../pure/job-record';
-import { temporalCall } from './temporal-call';
+import { temporalCall } from '../temporal/temporal-call';
 import type { JobsDeps } from './deps';
 
 /** The Temporal workflow a submission starts (its id is the job id). */

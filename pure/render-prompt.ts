@@ -1,8 +1,8 @@
 /**
  * Fills a level's prompt template. Workflow code imports this file, and Temporal replays workflow code, so it must
- * stay pure: no Node imports, no I/O, no clock; only type imports from elsewhere.
+ * stay pure: no Node imports, no I/O, no clock. It names the level by the one field it reads (a scenario level has
+ * it), so pure/ depends on no domain folder, not even for a type.
  */
-import type { ScenarioLevel } from '../scenarios/types';
 
 /** What one earlier level produced; the same shape as `LevelInput.context` entries. */
 export interface EarlierOutput {
@@ -28,7 +28,7 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
  * a scenario written for a newer runtime's placeholders should degrade to visible text rather than vanish. The
  * template is scanned once, so a request or an output that itself contains `{{context}}` is never expanded.
  */
-export function renderLevelPrompt(level: Pick<ScenarioLevel, 'prompt'>, input: RenderInput): string {
+export function renderLevelPrompt(level: { prompt: string }, input: RenderInput): string {
   // A Map, not an object literal, so `{{constructor}}` cannot reach a prototype property.
   const values = new Map([
     ['request', input.request],

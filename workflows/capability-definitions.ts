@@ -2,6 +2,7 @@ import type { JobIds, JobInput } from './definitions';
 import type { EventPayload } from '../events/payloads';
 import type { SkillEventKind } from '../events/skill-payloads';
 import type { Emit } from './emit';
+import type { UnitSpec } from '../pure/contracts';
 
 /** Same-level rule for acquisition units: the first attempt plus this many retries, then the roadmap is blocked. */
 export const MAX_UNIT_RETRIES = 3;
@@ -22,13 +23,7 @@ export interface RoadmapResult {
   reason?: string;
 }
 
-export interface UnitSpec {
-  position: number;
-  key: string;
-  kind: string;
-  title: string;
-  artifact: string;
-}
+export type { UnitSpec } from '../pure/contracts';
 
 /** One attempt at one unit, run as a child workflow `<job_id>/<roadmap>/unit-<position>/<attempt>`. */
 export interface UnitInput {

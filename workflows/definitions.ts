@@ -144,10 +144,8 @@ export const JOB_NOT_PAUSED = 'JobNotPaused';
 export const UNKNOWN_CALL_ID = 'UnknownCallId';
 /** The appendPrompt Update's validator: the job has run its last level; the API starts a new job instead. */
 export const JOB_CLOSING = 'JobClosing';
-/** An activity found no row for the job yet (its submission has not committed); retried until it has. */
-export const JOB_NOT_RECORDED = 'JobNotRecorded';
-/** An event draft its kind's payload contract refuses: a bug in the emitter, so not retried. */
-export const INVALID_EVENT = 'InvalidEvent';
+/** Failure types the activities throw (JOB_NOT_RECORDED, INVALID_EVENT): pure/contracts.ts, below both. */
+export { INVALID_EVENT, JOB_NOT_RECORDED } from '../pure/contracts';
 /** A level: the model kept calling tools past the level's round limit. */
 export const TOOL_ROUNDS_EXHAUSTED = 'ToolRoundsExhausted';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps';
-import { jobEventFeed } from '../../jobs/job-event-feed';
+import { jobEventFeed } from '../../events/job-event-feed';
 import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
 import { streamLagSeconds } from '../../metrics/series';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { resolveWorkspacePath } from '../../activities/workspace-path';
+import { resolveWorkspacePath } from '../../config/workspace-path';
 import { listJobFiles } from '../../db/files';
 import type { ApiDeps } from '../deps';
 import { NotFoundError } from '../../http/errors';

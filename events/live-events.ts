@@ -1,4 +1,4 @@
-import { eventEnvelope, type EventEnvelope } from '../events/envelope';
+import { eventEnvelope, type EventEnvelope } from './envelope';
 import type { QueueStore } from '../queue/queue-store';
 
 type Listener = (event: EventEnvelope) => void;

@@ -1,6 +1,6 @@
 import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
 import { UnavailableError } from '../http/errors';
-import { channelRefusing, whenChannelRefuses } from '../temporal/channel-state';
+import { channelRefusing, whenChannelRefuses } from './channel-state';
 
 /**
  * How long a request may wait on an unreachable Temporal before it has its 503 (TEMPORAL_DOWN_ANSWER_MS). Without a

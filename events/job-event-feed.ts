@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
-import { listEventsAfter } from '../events/store';
+import { listEventsAfter } from './store';
 import { findJob, isTerminalStatus } from '../db/jobs';
-import type { EventEnvelope } from '../events/envelope';
-import { isTerminalKind } from '../events/kinds';
+import type { EventEnvelope } from './envelope';
+import { isTerminalKind } from './kinds';
 import type { QueueStore } from '../queue/queue-store';
 import { subscribeLiveEvents } from './live-events';
 

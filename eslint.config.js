@@ -5,6 +5,7 @@ const prettier = require('eslint-config-prettier');
 const reactHooks = require('eslint-plugin-react-hooks');
 
 const { builtinModules } = require('node:module');
+const { importAllowed, readLayerTable } = require('./scripts/layer-table.js');
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every Node built-in, bare and with the `node:` scheme (`fs`, `node:fs`, `fs/promises`, `node:test`, …). */
@@ -26,15 +27,51 @@ const onlyAllow = (allowed, message) => ({
   patterns: [{ regex: `^(?!${builtinPattern})(?!(?:${allowed.join('|')})).*`, allowTypeImports: true, message }],
 });
 
+const DETERMINISM =
+  'Workflow code is replayed by Temporal, so it must be deterministic: it imports by value only @temporalio/workflow, workflows/ files and pure/ (anything else as `import type`), and reaches no I/O, environment or clock of its own.';
+
 /**
  * Workflow code is replayed by Temporal, so it imports by value only the workflow SDK, its own files and pure/ (the
- * deterministic helpers); everything else it may import only as types (`import type`). docs/layout.md.
+ * deterministic helpers); everything else it may import only as types (`import type`). docs/layout.md. `depth` is how
+ * far below workflows/ the file sits: a file in workflows/sub/ imports workflows/ files as `../x` and pure/ as
+ * `../../pure/x`, never a path that leaves workflows/.
  */
-const workflowImports = onlyAllow(
-  // The SDK's OpenTelemetry workflow interceptors are workflow code of the SDK's own, made for the sandbox.
-  ['@temporalio/workflow$', '@temporalio/interceptors-opentelemetry/lib/workflow$', '\\./[^/]+$', '\\.\\./pure/[^/]+$'],
-  'Workflow code imports by value only @temporalio/workflow, workflows/ files and pure/; anything else as `import type` (determinism).',
-);
+const workflowImports = (depth) => {
+  const down = '(?:[^./][^/]*/)*[^./][^/]*$';
+  const up = depth === 0 ? [] : [`(?:\\.\\./){1,${depth}}${down}`];
+  return onlyAllow(
+    [
+      '@temporalio/workflow$',
+      // The SDK's OpenTelemetry workflow interceptors are workflow code of the SDK's own, made for the sandbox.
+      '@temporalio/interceptors-opentelemetry/lib/workflow$',
+      `\\./${down}`,
+      ...up,
+      `(?:\\.\\./){${depth + 1}}pure/[^/]+$`,
+    ],
+    DETERMINISM,
+  );
+};
+
+/** What workflow code may not reach without an import: I/O, the environment, and modules loaded at run time. */
+const workflowGlobals = ['process', 'fetch', 'Buffer', 'require', 'module', '__dirname', '__filename'].map((name) => ({
+  name,
+  message: DETERMINISM,
+}));
+
+/** One config block per depth below workflows/ (the relative paths that stay inside it differ with the depth). */
+const workflowBlocks = [0, 1, 2, 3].map((depth) => ({
+  files: [`workflows/${'*/'.repeat(depth)}*.ts`],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': 'off',
+    '@typescript-eslint/no-restricted-imports': ['error', workflowImports(depth)],
+    'no-restricted-globals': ['error', ...workflowGlobals],
+    'no-restricted-syntax': [
+      'error',
+      { selector: 'ImportExpression', message: `import() loads a module at run time. ${DETERMINISM}` },
+    ],
+  },
+}));
 
 /** pure/ is what workflow code may import, so it imports nothing with side effects itself. */
 const pureImports = onlyAllow(
@@ -43,50 +80,23 @@ const pureImports = onlyAllow(
 );
 
 /**
- * The layers of docs/layout.md, checked on every import (type imports included): a folder may import only from
- * its own layer's lower neighbours and the layers below it. Composition roots (stack/), the CLI, benches and tests
- * may import anything.
+ * The layer table of docs/layout.md (read from the page by scripts/layer-table.js, as test/lint/folder-graph.test.ts
+ * reads it), checked on every import, type imports included: one zone per folder, naming every folder it may not
+ * import. Tools (stack/, cli/, bench/) and tests may import anything.
  */
-const LAYERS = {
-  edge: ['api', 'auth', 'chat', 'console'],
-  application: ['jobs'],
-  domain: ['routing', 'scenarios', 'events', 'kb', 'connectors', 'chat-relay', 'capabilities', 'products'],
-  infrastructure: ['db', 'queue', 'http', 'config', 'metrics', 'secrets', 'telemetry'],
-  temporal: ['workflows', 'pure', 'activities', 'temporal'],
-  tools: ['stack', 'cli', 'bench'],
-};
+const layers = readLayerTable();
+const allFolders = layers.flatMap((layer) => layer.folders);
 const dirs = (...names) => names.map((name) => `./${name}`);
-const zone = (targets, from, message) => ({ target: dirs(...targets), from: dirs(...from), message });
-const layerZones = [
-  ...LAYERS.edge.map((edge) =>
-    zone(
-      [...LAYERS.edge.filter((other) => other !== edge), ...LAYERS.application, ...LAYERS.domain],
-      [edge],
-      'an edge is imported only by composition roots (stack/), the CLI, benches and tests',
-    ),
-  ),
-  zone(
-    [...LAYERS.infrastructure, ...LAYERS.temporal],
-    LAYERS.edge,
-    'an edge is imported only by composition roots (stack/), the CLI, benches and tests',
-  ),
-  zone(
-    [...LAYERS.edge, ...LAYERS.application, ...LAYERS.domain, ...LAYERS.infrastructure, ...LAYERS.temporal],
-    LAYERS.tools,
-    'tools (stack/, cli/, bench/) are entry points; nothing imports them',
-  ),
-  zone(
-    [...LAYERS.domain, ...LAYERS.infrastructure],
-    LAYERS.application,
-    'the application layer (jobs/) is called from above, never from below',
-  ),
-  zone(LAYERS.infrastructure, LAYERS.domain, 'infrastructure does not know the domain'),
-  zone(
-    [...LAYERS.domain, ...LAYERS.infrastructure],
-    ['activities', 'temporal', 'workflows'],
-    'domain and infrastructure code does not depend on the Temporal layer',
-  ),
-];
+const layerZones = layers
+  .filter((layer) => layer.mayImport !== 'anything')
+  .flatMap((layer) =>
+    layer.folders.map((folder) => ({
+      target: dirs(folder),
+      from: dirs(...allFolders.filter((other) => !importAllowed(layers, folder, other))),
+      message: `docs/layout.md: ${layer.name} (${folder}/) may import ${layer.mayImport.join(', ') || 'libraries only'}`,
+    })),
+  )
+  .filter((zone) => zone.from.length > 0);
 
 module.exports = tseslint.config(
   // Plain-JS launchers and checks (scripts/, bin/, deploy/, configs) run before dependencies exist; they are kept small instead.
@@ -108,14 +118,7 @@ module.exports = tseslint.config(
     },
     settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } }, 'import-x/ignore': ['node_modules'] },
   },
-  {
-    files: ['workflows/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': ['error', workflowImports],
-    },
-  },
+  ...workflowBlocks,
   {
     files: ['pure/**/*.ts'],
     ignores: ['**/*.test.ts'],

@@ -71,6 +71,43 @@ describe('workflow determinism lint', () => {
     expect(await reported(source, 'workflows/probe.ts')).toEqual([]);
   });
 
+  test('a file in a subfolder of workflows/ may import workflows/ files and pure/, and nothing outside by value', async () => {
+    const allowed = [
+      "import { sleep } from '@temporalio/workflow';",
+      "import { levelWorkflowId } from '../definitions';",
+      "import { helper } from './helper';",
+      "import { strongestRung } from '../../pure/rungs';",
+      "import type { KnowledgeHub } from '../../kb/hub';",
+      'export type Used = [typeof sleep, typeof levelWorkflowId, typeof helper, typeof strongestRung, KnowledgeHub];',
+    ].join('\n');
+    expect(await reported(allowed, 'workflows/job/probe.ts')).toEqual([]);
+    const refused = ['../../kb/hub', '../../activities', '../../../outside', 'fs'];
+    expect(await reported(valueImports(refused), 'workflows/job/probe.ts')).toEqual(refused);
+  });
+
+  test('workflow code reaching I/O, the environment or run-time loading without an import fails lint', async () => {
+    const source = [
+      'export const a = process.env.HOME;',
+      "export const b = fetch('http://127.0.0.1');",
+      "export const c = Buffer.from('x');",
+      "export const d = require('fs');",
+      "export const e = import('../kb/hub');",
+    ].join('\n');
+    for (const file of ['workflows/probe.ts', 'workflows/job/probe.ts']) {
+      const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+      const refusals = result!.messages
+        .filter((m) => m.ruleId === 'no-restricted-globals' || m.ruleId === 'no-restricted-syntax')
+        .map((m) => [m.line, m.message.includes('deterministic')]);
+      expect(refusals).toEqual([
+        [1, true],
+        [2, true],
+        [3, true],
+        [4, true],
+        [5, true],
+      ]);
+    }
+  });
+
   test('pure/ imports nothing with side effects: only its own files, @temporalio/common or /workflow, and types', async () => {
     const refused = ['zod', 'fs', '../routing/dispatch', '../workflows/job', '@temporalio/client'];
     expect(await reported(valueImports(refused), 'pure/probe.ts')).toEqual(refused);

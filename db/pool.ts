@@ -12,6 +12,8 @@ export interface PoolOptions {
    * machine more.
    */
   connectTimeoutMs?: number;
+  /** The name each connection gives PostgreSQL (pg_stat_activity.application_name): whose connections these are. */
+  applicationName?: string;
 }
 
 /**
@@ -25,6 +27,7 @@ export function createPool(options: PoolOptions): Pool {
     max: options.max,
     ssl: options.ssl ? { rejectUnauthorized: true } : undefined,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    application_name: options.applicationName,
     // A startup parameter, so the search path is in force before the first query on every connection.
     options: `-c search_path="${options.schema}",public`,
   });

@@ -15,6 +15,7 @@ import type { QueueStore } from '../../queue/queue-store';
 import { createTestPool, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
 import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 import { cookieHeader, errorOf, recordJobCost } from './identity-harness';
+import { eventually } from './eventually';
 
 /**
  * Budgets when the identity service and the ingest service keep separate databases: the identity tables live in a
@@ -242,14 +243,6 @@ async function outboxRow(who: string) {
 }
 
 /** Polls `check` until it holds (the delivery runs after the admin's answer); fails after 20 s. */
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  const until = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`${what} did not happen`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 test("the ingest API's revoke-tokens endpoint wants the shared internal token", async () => {
   const url = `${apiUrl}/internal/users/${users.member}/revoke-tokens`;
   expect((await fetch(url, { method: 'POST' })).status).toBe(401);
@@ -264,7 +257,7 @@ test('disabling a user in the identity service revokes their ingest API tokens: 
   try {
     expect((await read(api, 'leaver')).statusCode).toBe(200);
     await disable(delivering, 'leaver');
-    await eventually('the revocation', async () => (await read(api, 'leaver')).statusCode === 401);
+    await eventually(async () => (await read(api, 'leaver')).statusCode === 401, { what: 'the revocation' });
     expect(errorOf(await read(api, 'leaver')).code).toBe('unauthorized');
     expect((await submit(api, 'leaver')).statusCode).toBe(401);
     expect(await outboxRow('leaver')).toEqual([{ attempts: 1, delivered: true, last_error: null }]);
@@ -287,15 +280,14 @@ test('a revocation the ingest API cannot take yet is kept and delivered once it 
   const late = await apiOver(identityUrl, INTERNAL_TOKEN);
   try {
     await disable(delivering, 'latecomer');
-    await eventually('a failed delivery', async () => (await outboxRow('latecomer'))[0]?.last_error != null);
+    await eventually(async () => (await outboxRow('latecomer'))[0]?.last_error != null, { what: 'a failed delivery' });
     expect(await outboxRow('latecomer')).toMatchObject([{ delivered: false }]);
     // Until it is delivered, admission refuses the disabled user's submissions all the same.
     expect(errorOf(await submit(late, 'latecomer')).code).toBe('account_disabled');
     await late.listen({ host: '127.0.0.1', port });
-    await eventually(
-      'the delivery after the ingest API came up',
-      async () => (await outboxRow('latecomer'))[0]!.delivered,
-    );
+    await eventually(async () => (await outboxRow('latecomer'))[0]!.delivered, {
+      what: 'the delivery after the ingest API came up',
+    });
     expect((await read(late, 'latecomer')).statusCode).toBe(401);
   } finally {
     await late.close();

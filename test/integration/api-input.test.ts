@@ -3,6 +3,7 @@ import { createToken } from '../../db/tokens';
 import type { QueueStore } from '../../queue/queue-store';
 import { uniqueSuffix } from './env';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest, type TestDatabase } from './harness';
+import { eventually } from './eventually';
 
 /**
  * Bad input gets a clear 4xx JSON error (`{ error: { code, message } }`) and nothing is stored or started: no row in
@@ -20,7 +21,6 @@ const extraStacks: KeelUnderTest[] = [];
 /** Job ids this file's valid submissions started; any other workflow on a task queue is a leak. */
 const acceptedJobIds = new Set<string>();
 const suffix = uniqueSuffix();
-const waitLimitMs = 10_000;
 
 beforeAll(async () => {
   infra = await startInfrastructure();
@@ -139,13 +139,6 @@ async function submitValid(prompt: string, options: RequestOptions = {}) {
 }
 
 /** Polls `condition` until it holds, failing after a bounded wait instead of asserting on elapsed time. */
-async function waitUntil(description: string, condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + waitLimitMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const unknownJob = 'job-00000000-0000-4000-8000-000000000000';
 
@@ -437,9 +430,9 @@ test('secrets and emails are redacted before the prompt is stored or queued', as
   expect(JSON.stringify(memo)).not.toContain(apiKey);
 
   // The task-queue listing the other tests rely on does see a workflow that was started.
-  await waitUntil('the accepted job is listed on the task queue', async () =>
-    (await workflowsOnTaskQueue(keel.taskQueue)).includes(accepted.job_id),
-  );
+  await eventually(async () => (await workflowsOnTaskQueue(keel.taskQueue)).includes(accepted.job_id), {
+    what: 'the accepted job to be listed on the task queue',
+  });
 });
 
 describe('a submission naming what does not exist is 400 now, not a failed job later; nothing is stored', () => {

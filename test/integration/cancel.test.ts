@@ -4,6 +4,7 @@ import type { EventEnvelope } from '../../events/envelope';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
 import { startGatedModel } from './gated-model';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { eventually } from './eventually';
 
 let infra: Infrastructure;
 let temporal: TestWorkflowEnvironment;
@@ -43,10 +44,11 @@ test('cancelling a running job reaches its in-flight model call, ends the stream
 
   // The executor is waiting on its model: the job is running, mid-level, and says so with heartbeats.
   await gate.reached;
-  for (let i = 0; i < 400 && !events.some((e) => e.kind === 'heartbeat'); i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  expect(events.find((e) => e.kind === 'heartbeat')).toMatchObject({
+  const heartbeat = await eventually(() => events.find((e) => e.kind === 'heartbeat'), {
+    what: "the executor's heartbeat on the stream",
+    intervalMs: 25,
+  });
+  expect(heartbeat).toMatchObject({
     agent_role: 'L4.executor',
     payload: { round: 1, waiting_ms: 200 },
   });

@@ -11,6 +11,7 @@ import { migrate } from '../../db/migrate';
 import type { RunningWorker } from '../../temporal/worker';
 import { startFakeChatWebApi, type FakeChatWebApi } from '../fakes/chat-web-api';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { eventually } from './eventually';
 
 /**
  * The team-chat integration through its two request URLs, against the real API, Temporal dev server, worker,
@@ -569,13 +570,13 @@ async function statusOf(jobId: string): Promise<string | undefined> {
 }
 
 async function waitForStatus(jobId: string, status: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const { rows } = await infra.db.pool.query<{ status: string }>('SELECT status FROM job_runs WHERE job_id = $1', [
-      jobId,
-    ]);
-    if (rows[0]?.status === status) return;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} never reached ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await eventually(
+    async () => {
+      const { rows } = await infra.db.pool.query<{ status: string }>('SELECT status FROM job_runs WHERE job_id = $1', [
+        jobId,
+      ]);
+      return rows[0]?.status === status;
+    },
+    { what: `job ${jobId} to reach ${status}` },
+  );
 }

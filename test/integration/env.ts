@@ -15,10 +15,20 @@ export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:637
  */
 export const TEST_CONNECT_TIMEOUT_MS = 60_000;
 
-/** A pool of the test's own over `schema` in the test PostgreSQL (or `dsn`), sized and timed for a loaded machine. */
+/**
+ * A pool of the test's own over `schema` in the test PostgreSQL (or `dsn`), sized and timed for a loaded machine. Its
+ * connections carry the schema as their application_name, so a test can find its own in pg_stat_activity.
+ */
 export function createTestPool(schema: string, options: { dsn?: string; max?: number } = {}): Pool {
   const { dsn = testPostgresDsn, max = 5 } = options;
-  return createPool({ dsn, max, ssl: false, schema, connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS });
+  return createPool({
+    dsn,
+    max,
+    ssl: false,
+    schema,
+    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+    applicationName: schema,
+  });
 }
 
 /** A short random suffix so each test file owns its own schema, key prefix and task queue. */

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { findTemporalCli } from '../../temporal/cli-path';
 import { startDevServer, type DevServer } from '../../temporal/dev-server';
+import { eventually } from './eventually';
 
 /*
  * The fault drills' own services: a PostgreSQL cluster, a Redis and a Temporal dev server that the test starts, stops
@@ -29,15 +29,6 @@ export async function freePort(): Promise<number> {
 }
 
 /** Waits until `check` is true, polling; fails with `what` after `timeoutMs`. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await delay(200);
-  }
-}
-
 function postgresBin(): string {
   const base = '/usr/lib/postgresql';
   const versions = fs
@@ -106,7 +97,7 @@ export async function startRedis(): Promise<RedisServer> {
           stdio: 'ignore',
         },
       );
-      await waitFor('redis', () => portOpen(port), 10_000);
+      await eventually(() => portOpen(port), { what: 'redis', timeoutMs: 10_000, intervalMs: 200 });
     },
     async stop() {
       if (!child) return;

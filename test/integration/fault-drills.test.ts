@@ -16,12 +16,12 @@ import {
   startPostgresCluster,
   startRedis,
   startTemporalServer,
-  waitFor,
   type KeelProcess,
   type PostgresCluster,
   type RedisServer,
   type TemporalServer,
 } from './fault-drill-stack';
+import { eventually } from './eventually';
 
 /*
  * Fault drills: the API and a worker as separate processes (dist/stack/*-main.js) over a PostgreSQL cluster, a Redis
@@ -68,10 +68,13 @@ async function startApi(): Promise<KeelProcess> {
   const started = startKeelProcess('api-main', env);
   let exited = false;
   void started.exited.then(() => (exited = true));
-  await waitFor('the API', async () => {
-    if (exited) throw new Error(`the API exited:\n${started.output()}`);
-    return (await fetch(`${baseUrl}/healthz`)).ok;
-  });
+  await eventually(
+    async () => {
+      if (exited) throw new Error(`the API exited:\n${started.output()}`);
+      return (await fetch(`${baseUrl}/healthz`)).ok;
+    },
+    { what: 'the API', intervalMs: 200 },
+  );
   return started;
 }
 
@@ -236,7 +239,11 @@ test('worker SIGKILLed at random points over 20 jobs: every job ends with final,
     // A random point: after a random number of further events, so each kill lands mid-job somewhere.
     // Close together, so the stalls the kills cause (activities waiting out their timeouts) overlap.
     const target = events + 2 + Math.floor(Math.random() * 10);
-    await waitFor('progress before the next kill', () => Promise.resolve(events >= target), 120_000);
+    await eventually(() => Promise.resolve(events >= target), {
+      what: 'progress before the next kill',
+      timeoutMs: 120_000,
+      intervalMs: 200,
+    });
     await worker.kill('SIGKILL');
     worker = startKeelProcess('worker-main', env);
   }
@@ -268,7 +275,11 @@ test('API SIGKILLed mid-stream: every client resumes with Last-Event-ID and sees
   );
   let events = 0;
   const followers = Promise.all(jobIds.map((id) => follow(id, () => (events += 1))));
-  await waitFor('every stream to be under way', () => Promise.resolve(events >= jobIds.length * 2), 120_000);
+  await eventually(() => Promise.resolve(events >= jobIds.length * 2), {
+    what: 'every stream to be under way',
+    timeoutMs: 120_000,
+    intervalMs: 200,
+  });
   // Submissions in flight when the API dies: one every 60 ms, the kill at a random point among them. Some are
   // answered, some cut off anywhere, possibly between the Temporal start and the commit (those workflows end
   // themselves: the last test checks none is left running).
@@ -310,7 +321,11 @@ test('Redis stopped: submissions, reads and streams go on from PostgreSQL; Redis
   // The stream opens with no live channel and reads the stored backlog; Redis returns while the job runs.
   let seen = 0;
   const firstFollower = follow(during, () => (seen += 1));
-  await waitFor('events read from the stored backlog while Redis is down', () => Promise.resolve(seen >= 3), 120_000);
+  await eventually(() => Promise.resolve(seen >= 3), {
+    what: 'events read from the stored backlog while Redis is down',
+    timeoutMs: 120_000,
+    intervalMs: 200,
+  });
   await redis.start();
   const after = await submit('Write online.md with one line');
   const [first, second] = await Promise.all([firstFollower, follow(after)]);
@@ -333,7 +348,11 @@ test('PostgreSQL stopped: 503 database_unavailable with Retry-After, nothing hal
   const inFlight = await submit('Write outage.md listing two fruits');
   let started = false;
   const follower = follow(inFlight, () => (started = true));
-  await waitFor('the job to be under way', () => Promise.resolve(started), 120_000);
+  await eventually(() => Promise.resolve(started), {
+    what: 'the job to be under way',
+    timeoutMs: 120_000,
+    intervalMs: 200,
+  });
   const rowsBefore = await jobRunCount();
 
   await pg.stop('immediate');
@@ -370,7 +389,11 @@ test('Temporal unreachable: 503 queue_unavailable and no rows, a cancel refused;
   const running = await submit('Write waiting.md listing three birds');
   let started = false;
   const follower = follow(running, () => (started = true));
-  await waitFor('the job to be under way', () => Promise.resolve(started), 120_000);
+  await eventually(() => Promise.resolve(started), {
+    what: 'the job to be under way',
+    timeoutMs: 120_000,
+    intervalMs: 200,
+  });
   const rowsBefore = await jobRunCount();
 
   await temporal.stop();
@@ -385,11 +408,14 @@ test('Temporal unreachable: 503 queue_unavailable and no rows, a cancel refused;
   // Back within seconds: the client reconnects on its own.
   let accepted: string | undefined;
   const backAt = Date.now();
-  await waitFor('a submission accepted after Temporal returned', async () => {
-    const answer = await request('POST', '/v1/chat', { prompt: 'Write back.md with one line' });
-    accepted = answer.body.job_id;
-    return answer.status === 202;
-  });
+  await eventually(
+    async () => {
+      const answer = await request('POST', '/v1/chat', { prompt: 'Write back.md with one line' });
+      accepted = answer.body.job_id;
+      return answer.status === 202;
+    },
+    { what: 'a submission accepted after Temporal returned', intervalMs: 200 },
+  );
   const recoveredInMs = Date.now() - backAt;
   const followed = await Promise.all([follower, follow(accepted!)]);
   const finals = followed.filter((f) => f.arrived.at(-1)?.kind === 'final');
@@ -426,7 +452,11 @@ test('no job workflow is left running without its rows (a start cut off by the A
       }
       return open;
     };
-    await waitFor('workflows without rows to end themselves', async () => (await orphans()).length === 0, 90_000);
+    await eventually(async () => (await orphans()).length === 0, {
+      what: 'workflows without rows to end themselves',
+      timeoutMs: 90_000,
+      intervalMs: 200,
+    });
     expect(await orphans()).toEqual([]);
     let ended = 0;
     for await (const _ of client.workflow.list({ query: `KeelStatus = 'not_recorded'` })) ended += 1;

@@ -6,6 +6,7 @@ import { startFakeVercel, type FakeVercel } from '../fakes/fake-vercel';
 import { DEFAULT_BUILD_LIMITS } from '../../products/build-runner';
 import type { runProductRelease } from '../../workflows/product-build';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { eventually } from './eventually';
 
 let infra: Infrastructure;
 let keel: KeelUnderTest;
@@ -51,11 +52,13 @@ interface Task {
 }
 
 async function openTaskOf(jobId: string): Promise<Task> {
-  for (;;) {
-    const { tasks } = (await (await call(`/v1/human-tasks?job_id=${jobId}&state=open`)).json()) as { tasks: Task[] };
-    if (tasks[0]) return tasks[0];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return eventually(
+    async () => {
+      const { tasks } = (await (await call(`/v1/human-tasks?job_id=${jobId}&state=open`)).json()) as { tasks: Task[] };
+      return tasks[0];
+    },
+    { what: `an open human task of job ${jobId}`, intervalMs: 100 },
+  );
 }
 
 test('a release without a Vercel token assigns a human task; completing it over the API deploys', async () => {

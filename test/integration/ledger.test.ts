@@ -5,9 +5,9 @@ import type { QueueStore } from '../../queue/queue-store';
 import { createRedisQueueStore } from '../../queue/redis-queue-store';
 import { createQuotaLedger, type Quota, type QuotaLedger } from '../../routing/ledger';
 import { testRedisUrl, uniqueSuffix } from './env';
+import { eventually } from './eventually';
 
 const suffix = uniqueSuffix();
-const waitLimitMs = 5_000;
 const minuteMs = 60_000;
 const dayMs = 86_400_000;
 
@@ -24,13 +24,6 @@ const implementations: Implementation[] = [
 ];
 
 /** Polls `condition` until it holds, failing after a bounded wait instead of asserting on elapsed time. */
-async function waitUntil(description: string, condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + waitLimitMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The reservation of an allowed reserve, failing the test with the refusal otherwise. */
 function reservationOf(result: Awaited<ReturnType<QuotaLedger['reserve']>>) {
@@ -208,7 +201,10 @@ describe.each(implementations)('$name quota ledger', ({ name, sharedAcrossStores
 
     expect(await ledger.coolingDown('free/cooling')).toBe(true);
     expect(await ledger.coolingDown('free/other')).toBe(false);
-    await waitUntil('the cooldown expires', async () => !(await ledger.coolingDown('free/cooling')));
+    await eventually(async () => !(await ledger.coolingDown('free/cooling')), {
+      what: 'the cooldown to expire',
+      intervalMs: 10,
+    });
     expect(await ledger.coolingDown('free/held')).toBe(true);
   });
 

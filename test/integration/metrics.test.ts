@@ -11,6 +11,7 @@ import {
   type KeelUnderTest,
 } from './harness';
 import { uniqueSuffix } from './env';
+import { eventually } from './eventually';
 
 let infra: Infrastructure;
 let keel: KeelUnderTest;
@@ -115,16 +116,15 @@ describe('a worker alone', () => {
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
 
-    let health: Response | undefined;
-    for (let i = 0; i < 600 && health?.status !== 200; i += 1) {
-      health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
-      if (health?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect({ status: health?.status, output: health?.status === 200 ? '' : output }).toEqual({
-      status: 200,
-      output: '',
-    });
-    expect(await health?.json()).toEqual({ status: 'ok', worker: 'RUNNING' });
+    const health = await eventually(
+      async () => {
+        if (child?.exitCode !== null) throw new Error(`the worker exited:\n${output}`);
+        const answer = await fetch(`http://127.0.0.1:${port}/healthz`);
+        return answer.status === 200 && answer;
+      },
+      { what: "the worker's /healthz to answer 200", intervalMs: 100 },
+    );
+    expect(await health.json()).toEqual({ status: 'ok', worker: 'RUNNING' });
 
     const metrics = await scrape(`http://127.0.0.1:${port}`);
     const names = [...metrics.keys()];

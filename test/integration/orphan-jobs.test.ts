@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { streamJobEvents } from '../../cli/event-stream';
 import { findJob, recordSubmission } from '../../db/jobs';
@@ -7,6 +6,7 @@ import { recordAndStart } from '../../jobs/record-and-start';
 import type { EventEnvelope } from '../../events/envelope';
 import { KEEL_STATUS } from '../../pure/search-attributes';
 import type { JobInput, JobResult } from '../../workflows/definitions';
+import { eventually } from './eventually';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 
 /*
@@ -92,9 +92,22 @@ test('a submission whose commit lands seconds after the start still runs the job
       taskQueue: keel.taskQueue,
     },
     async () => {
+      const clock = await infra.db.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+      const startedAt = clock.rows[0]!.now;
       await temporal.client.workflow.start('runJob', { workflowId: jobId, taskQueue: keel.taskQueue, args: [input] });
-      // The workflow's first status write finds no row while this transaction is open.
-      await delay(2_000);
+      // The commit waits until the workflow's first status write has run and found no row: it is the worker's pool (of
+      // this file's schema) running `UPDATE job_runs` after the start, seen in pg_stat_activity.
+      await eventually(
+        async () =>
+          (
+            await infra.db.pool.query(
+              `SELECT 1 FROM pg_stat_activity
+               WHERE application_name = $1 AND query LIKE 'UPDATE job_runs%' AND query_start > $2`,
+              [infra.db.schema, startedAt],
+            )
+          ).rowCount! > 0,
+        { what: "the job's first status write while its row is uncommitted", intervalMs: 10 },
+      );
     },
   );
 

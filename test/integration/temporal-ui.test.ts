@@ -1,4 +1,5 @@
 import { runJobToEnd, startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { eventually } from './eventually';
 
 let infra: Infrastructure;
 let keel: KeelUnderTest;
@@ -16,14 +17,14 @@ afterAll(async () => {
 
 /** Workflow ids a visibility query lists, read until `ready` holds (the dev server's visibility lags a little). */
 async function listUntil(query: string, ready: (ids: string[]) => boolean): Promise<string[]> {
-  let ids: string[] = [];
-  for (let i = 0; i < 100; i += 1) {
-    ids = [];
-    for await (const run of infra.temporal.client.workflow.list({ query })) ids.push(run.workflowId);
-    if (ready(ids)) return ids;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return ids;
+  return eventually(
+    async () => {
+      const ids: string[] = [];
+      for await (const run of infra.temporal.client.workflow.list({ query })) ids.push(run.workflowId);
+      return ready(ids) && ids;
+    },
+    { what: `the visibility query ${query} to list the runs`, intervalMs: 200 },
+  );
 }
 
 test('the operators\' query KeelKind = "job" lists jobs only; each job and level run carries a summary', async () => {

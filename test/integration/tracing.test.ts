@@ -1,6 +1,7 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { startTracing, type Tracing } from '../../telemetry/tracing';
 import { runJobToEnd, startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { eventually } from './eventually';
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
@@ -30,16 +31,6 @@ function ancestry(span: ReadableSpan, spans: ReadableSpan[]): ReadableSpan[] {
   return chain;
 }
 
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 test('one trace runs from the API request through the job workflow, a level workflow and an activity to the model call', async () => {
   const { events } = await runJobToEnd(keel, 'Write hello.md that greets the reader');
   expect(events.at(-1)?.kind).toBe('final');
@@ -50,14 +41,17 @@ test('one trace runs from the API request through the job workflow, a level work
   expect(request!.attributes['http.response.status_code']).toBe(202);
 
   // Workflow spans leave the sandbox when their workflow finishes, so the job's own span may come a moment after `final`.
-  const [modelCall, chain] = await until('a model call span linked up to the request', () => {
-    const spans = exporter.getFinishedSpans();
-    for (const span of spans.filter((s) => s.name === 'model call' && s.spanContext().traceId === traceId)) {
-      const up = ancestry(span, spans);
-      if (up.at(-1) === request) return [span, up] as const;
-    }
-    return undefined;
-  });
+  const [modelCall, chain] = await eventually(
+    () => {
+      const spans = exporter.getFinishedSpans();
+      for (const span of spans.filter((s) => s.name === 'model call' && s.spanContext().traceId === traceId)) {
+        const up = ancestry(span, spans);
+        if (up.at(-1) === request) return [span, up] as const;
+      }
+      return undefined;
+    },
+    { what: 'a model call span linked up to the request', intervalMs: 200 },
+  );
   expect(modelCall.attributes['llm.provider']).toBe('demo');
   const names = chain.map((s) => s.name);
   expect(names[0]).toBe('RunActivity:callModel');

@@ -149,5 +149,5 @@ export { INVALID_EVENT, JOB_NOT_RECORDED } from '../pure/contracts';
 /** A level: the model kept calling tools past the level's round limit. */
 export const TOOL_ROUNDS_EXHAUSTED = 'ToolRoundsExhausted';
 
-/** The role that speaks for a whole job (its events and run graph) in the workflows that are not the hierarchy. */
+/** The role that speaks for a whole job (its events and run graph): the team lead, in the hierarchy and elsewhere. */
 export const JOB_ROLE = 'L1.team_lead';

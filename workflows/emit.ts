@@ -3,6 +3,7 @@ import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
 import type { EventKind, EventPayload } from '../events/payloads';
 import type { JobIds } from './definitions';
+import { LOCAL_EMIT_PATCH } from './patches';
 
 // One short transaction: an attempt lost with its worker is retried elsewhere after 10 s, not 30 s, since every job
 // the dead worker held waits on it.
@@ -18,9 +19,6 @@ const { appendEvent: appendEventLocally } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: ACTIVITY_RETRY,
 });
-
-/** Temporal patch id: events are appended by a local activity (new in 2026-11); older histories replay activities. */
-const LOCAL_EMIT_PATCH = 'emit-by-local-activity';
 
 /** Typed by kind: a kind without a contract in events/payloads.ts, or a payload its contract refuses, does not compile. */
 export type Emit = <K extends EventKind>(

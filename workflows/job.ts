@@ -27,6 +27,7 @@ import {
   interruptClearedSignal,
   interruptRaisedSignal,
   JOB_CLOSING,
+  JOB_ROLE,
   JOB_NOT_PAUSED,
   jobProgressQuery,
   levelWorkflowId,
@@ -47,6 +48,7 @@ import { runLevel } from './level';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
+import { COMPACT_HISTORY_PATCH, LOCAL_BOOKKEEPING_PATCH, RELAY_INTERRUPTS_PATCH, REVIEW_LEADS_PATCH } from './patches';
 
 const bookkeepingActivities = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -59,24 +61,10 @@ const bookkeepingLocalActivities = proxyLocalActivities<Activities>({
   retry: ACTIVITY_RETRY,
 });
 
-/** The team lead speaks for the job, so job-level events carry its role. */
-const JOB_ROLE = 'L1.team_lead';
 /** Same-level conflicts: the verifier may send work back this many times before the issuing L2 level is asked again. */
 export const MAX_SAME_LEVEL_RETRIES = 3;
 /** The first scenario when the job names none. */
 export const DEFAULT_SCENARIO = 'build';
-/** Temporal patch id: a job run as a work item's child tells the work item of its interrupts (new in 2026-11). */
-const RELAY_INTERRUPTS_PATCH = 'relay-interrupts-to-work-item';
-/** Temporal patch id: the security and adversarial leads review the executor's result (new in 2026-11). */
-const REVIEW_LEADS_PATCH = 'review-leads-verdicts';
-/** Temporal patch id: the job's status writes, scenario loads and run-graph archive run as local activities (2026-11). */
-const LOCAL_BOOKKEEPING_PATCH = 'job-bookkeeping-by-local-activity';
-/**
- * Temporal patch id: the first `running` write is a local activity and each level appends the team lead's
- * `agent_handoff` to it as its own first event, so the job workflow's history holds no activity and no handoff marker
- * (docs/job-history.md; 2026-11).
- */
-const COMPACT_HISTORY_PATCH = 'compact-job-history';
 
 /**
  * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor

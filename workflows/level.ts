@@ -33,6 +33,7 @@ import { parseReview } from '../pure/review-leads';
 import { toolsFor } from './tools';
 import { LEVEL_ACTIVITY_RETRY } from './activity-retry';
 import { fallbackAfterWalk, fallbackAtRouting } from './provider-fallback';
+import { PROVIDER_FALLBACK_PATCH, RAISE_BEFORE_ANNOUNCE_PATCH } from './patches';
 
 const { routeLevel, callModel } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -50,13 +51,6 @@ const { runWorkspaceTool, createApproval, markJobStatus, searchKnowledgeBase } =
 
 /** `heartbeat` event interval while a model call runs, unless the job sets its own. */
 const DEFAULT_HEARTBEAT_MS = 15_000;
-/** Temporal patch id of the `provider_fallback` emits (new in histories recorded after it). */
-const PROVIDER_FALLBACK_PATCH = 'provider-fallback-event';
-/**
- * Temporal patch id of the raise-then-announce order of a wait for a person (docs/human-input.md): the job learns of
- * the interrupt and records `paused` before the event is appended. Levels recorded before it announced first.
- */
-const RAISE_BEFORE_ANNOUNCE_PATCH = 'raise-interrupt-before-announce';
 
 interface ToolOutcome {
   content: string;

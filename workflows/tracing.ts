@@ -10,8 +10,7 @@ import {
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/workflow';
-
-export const TRACING_PATCH = 'keel-otel-tracing';
+import { TRACING_PATCH } from './patches';
 
 export const interceptors = (): WorkflowInterceptors => {
   let traced: { inbound: OpenTelemetryInboundInterceptor; outbound: OpenTelemetryOutboundInterceptor } | undefined;

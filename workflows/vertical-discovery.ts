@@ -14,15 +14,13 @@ import { emitSkill, type VerticalInput } from './capability-definitions';
 import { createEmitter } from './emit';
 import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, JOB_ROLE } from './definitions';
 import { interruptsQuery, resumeUpdate } from './human-input';
+import { PAUSED_BEFORE_ASK_PATCH } from './patches';
 
 const { markJobStatus, archiveRunGraph, discoverVertical, answerVerticalPlan, failVerticalDiscovery } =
   proxyActivities<Activities>({
     startToCloseTimeout: '1 minute',
     retry: ACTIVITY_RETRY,
   });
-
-/** Temporal patch id of recording `paused` before the plan's question is appended (docs/human-input.md). */
-const PAUSED_BEFORE_ASK_PATCH = 'paused-before-ask';
 
 /**
  * A vertical's discovery job: reads the knowledge hub about the vertical, proposes the capabilities, templates and

@@ -1,0 +1,40 @@
+/**
+ * Every Temporal patch id of Keel's workflow code, in one list: a change to workflow code that would change the
+ * commands a running job replays branches on `patched(ID)`, so jobs started on the old code finish on it and new jobs
+ * take the new path (docs/replay.md). Each id stays until no history recorded before it can still be replayed; then
+ * `deprecatePatch(ID)` for a release, then the old branch and the id go. Add new ones here, with the date and why.
+ */
+
+/** 2026-11-24 (e839bc9): events are appended by a local activity; older histories replay them as activities. */
+export const LOCAL_EMIT_PATCH = 'emit-by-local-activity';
+
+/** 2026-11-24 (e839bc9): the job's status writes, scenario loads and run-graph archive run as local activities. */
+export const LOCAL_BOOKKEEPING_PATCH = 'job-bookkeeping-by-local-activity';
+
+/**
+ * 2026-11-24 (29bc729): the first `running` write is a local activity and each level appends the team lead's
+ * `agent_handoff` to it as its own first event, so the job workflow's history holds no activity and no handoff marker
+ * (docs/job-history.md).
+ */
+export const COMPACT_HISTORY_PATCH = 'compact-job-history';
+
+/** 2026-11-24 (9b79a1c): a job run as a work item's child tells the work item of its interrupts. */
+export const RELAY_INTERRUPTS_PATCH = 'relay-interrupts-to-work-item';
+
+/** 2026-11-24 (5502e2f): the security and adversarial leads review the executor's result. */
+export const REVIEW_LEADS_PATCH = 'review-leads-verdicts';
+
+/** 2026-11-24 (9864b12): a level emits `provider_fallback` when the walk moves past a provider. */
+export const PROVIDER_FALLBACK_PATCH = 'provider-fallback-event';
+
+/**
+ * 2026-11-24 (05225a3): a wait for a person raises the interrupt (the job learns of it and records `paused`) before
+ * the event is appended (docs/human-input.md). Levels recorded before it announced first.
+ */
+export const RAISE_BEFORE_ANNOUNCE_PATCH = 'raise-interrupt-before-announce';
+
+/** 2026-11-24 (05225a3): a vertical discovery records `paused` before the plan's question is appended. */
+export const PAUSED_BEFORE_ASK_PATCH = 'paused-before-ask';
+
+/** 2026-11-24 (42722cf): workflow spans (OpenTelemetry); runs started before it replay untraced. */
+export const TRACING_PATCH = 'keel-otel-tracing';

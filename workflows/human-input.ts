@@ -1,8 +1,10 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { ApplicationFailure, defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, type Interrupt } from './definitions';
 
 /**
- * Temporal messages that carry a human's answer into a running job. Definitions only: the API sends them and the
- * workflows handle them, so both sides import the names from here and cannot drift apart.
+ * Temporal messages that carry a human's answer into a running job, and the bookkeeping of the waits they answer. The
+ * API sends the messages and the workflows handle them, so both sides import the names from here and cannot drift
+ * apart; `PendingInput` and `answerRefusal` are what the workflows that take `resume` keep and refuse with.
  */
 
 /** A human's answer to one `ask_user` question, addressed by the question's `call_id`. */
@@ -60,3 +62,93 @@ export interface AppendedPrompt {
  * update id, so a retried delivery is taken once.
  */
 export const appendPromptUpdate = defineUpdate<{ accepted: true }, [AppendedPrompt]>('appendPrompt');
+
+/** The refusal of any answer by a workflow that waits on no question (409 job_not_paused). */
+export function notPaused(jobId: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: JOB_NOT_PAUSED, message: `job ${jobId} is not waiting for an answer` });
+}
+
+/**
+ * Why an answer to `callId` is refused by a workflow that waits on the questions `waitingOn`: JOB_NOT_PAUSED when it
+ * waits on none (409 job_not_paused), UNKNOWN_CALL_ID when on others (409 unknown_call_id); undefined when it waits
+ * on `callId`.
+ */
+export function answerRefusal(
+  jobId: string,
+  callId: string,
+  waitingOn: readonly string[],
+): ApplicationFailure | undefined {
+  if (waitingOn.length === 0) return notPaused(jobId);
+  if (waitingOn.includes(callId)) return undefined;
+  return ApplicationFailure.create({
+    type: UNKNOWN_CALL_ID,
+    message: `job ${jobId} is not waiting on call ${callId} (waiting on ${waitingOn.join(', ')})`,
+  });
+}
+
+/**
+ * The waits for a person a workflow knows of (questions, approvals, human tasks), raised and cleared by its levels'
+ * signals, and the calls already answered: a late duplicate raise (a signal or an activity retried) never re-opens
+ * one. Workflow state only, no commands: the job and the work item keep one each and wire their handlers to it.
+ */
+export class PendingInput {
+  private readonly open = new Map<string, Interrupt>();
+  private readonly answered = new Set<string>();
+
+  constructor(private readonly jobId: string) {}
+
+  /** Records a raised wait; false, recording nothing, when its call was already answered. */
+  raise(interrupt: Interrupt): boolean {
+    if (this.answered.has(interrupt.call_id)) return false;
+    this.open.set(interrupt.call_id, interrupt);
+    return true;
+  }
+
+  /** The wait of `callId` is over (answered, or its level went on): it is never re-opened. */
+  clear(callId: string): void {
+    this.open.delete(callId);
+    this.answered.add(callId);
+  }
+
+  /** The open wait of `callId`, removed so it is answered at most once (a retried resume gets unknown_call_id). */
+  take(callId: string): Interrupt | undefined {
+    const interrupt = this.open.get(callId);
+    this.open.delete(callId);
+    return interrupt;
+  }
+
+  get(callId: string): Interrupt | undefined {
+    return this.open.get(callId);
+  }
+
+  /** Whether `callId` is open or was answered: a relayed question has arrived either way. */
+  known(callId: string): boolean {
+    return this.open.has(callId) || this.answered.has(callId);
+  }
+
+  wasAnswered(callId: string): boolean {
+    return this.answered.has(callId);
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** The open `ask_user` questions, as the interrupts query answers them (approvals and tasks are answered elsewhere). */
+  questions(): PendingInterrupt[] {
+    return this.asks().map((i) => ({ call_id: i.call_id, question: i.text, role: i.role }));
+  }
+
+  /** Why an answer to `callId` is refused now (answerRefusal over the open questions), or undefined. */
+  refusal(callId: string): ApplicationFailure | undefined {
+    return answerRefusal(
+      this.jobId,
+      callId,
+      this.asks().map((i) => i.call_id),
+    );
+  }
+
+  private asks(): Interrupt[] {
+    return [...this.open.values()].filter((i) => i.kind === 'ask_user');
+  }
+}

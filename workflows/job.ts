@@ -28,12 +28,9 @@ import {
   interruptRaisedSignal,
   JOB_CLOSING,
   JOB_ROLE,
-  JOB_NOT_PAUSED,
   jobProgressQuery,
   levelWorkflowId,
-  UNKNOWN_CALL_ID,
   VERIFICATION_FAILED,
-  type Interrupt,
   type JobInput,
   type JobProgress,
   type JobResult,
@@ -42,7 +39,14 @@ import {
 import { ACTIVITY_RETRY } from './activity-retry';
 import { createEmitter } from './emit';
 import { classifyIntent, type Intent } from './intents';
-import { appendPromptUpdate, interruptsQuery, resumeUpdate, type AppendedPrompt } from './human-input';
+import {
+  appendPromptUpdate,
+  interruptsQuery,
+  PendingInput,
+  resumeUpdate,
+  type AppendedPrompt,
+  type ResumeInput,
+} from './human-input';
 import { markRunningOnceRecorded } from './job-recorded';
 import { runLevel } from './level';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
@@ -82,9 +86,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     : bookkeepingActivities;
   const compact = patched(COMPACT_HISTORY_PATCH);
   const progress: JobProgress = { status: 'running', finishedLevels: [], createdFiles: [] };
-  const pending = new Map<string, Interrupt>();
-  /** Interrupts already answered; a late duplicate raise (activity retry) must not re-open them. */
-  const cleared = new Set<string>();
+  const pending = new PendingInput(jobId);
   const attempts = new Map<string, number>();
   const levelRuns = () => [...attempts.values()].reduce((sum, n) => sum + n, 0);
   const results: LevelResult[] = [];
@@ -106,25 +108,19 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   setHandler(jobProgressQuery, () => progress);
   // Questions only, as the query promises: an approval or a human task is pending here too, but is not answered
   // through the resume Update (GET /v1/jobs/:id and team chat read this list).
-  setHandler(interruptsQuery, () =>
-    [...pending.values()]
-      .filter((i) => i.kind === 'ask_user')
-      .map((i) => ({ call_id: i.call_id, question: i.text, role: i.role })),
-  );
+  setHandler(interruptsQuery, () => pending.questions());
   // A work item runs its scenario as this job's child under the same job id; its clients resume the work item's
   // workflow (the job id), so the work item must learn of every interrupt too (workflows/work-item.ts).
   const parentId = workflowInfo().parent?.workflowId;
   const relay = parentId !== undefined && patched(RELAY_INTERRUPTS_PATCH);
   setHandler(interruptRaisedSignal, async (interrupt) => {
-    if (cleared.has(interrupt.call_id)) return;
-    pending.set(interrupt.call_id, interrupt);
+    if (!pending.raise(interrupt)) return;
     progress.status = 'paused';
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'paused' }]);
     if (relay) await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, interrupt);
   });
   setHandler(interruptClearedSignal, async ({ call_id }) => {
-    pending.delete(call_id);
-    cleared.add(call_id);
+    pending.clear(call_id);
     if (pending.size === 0 && progress.status === 'paused') {
       progress.status = 'running';
       upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
@@ -134,27 +130,15 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   setHandler(
     resumeUpdate,
     async ({ call_id, answer }) => {
-      const interrupt = pending.get(call_id)!;
       // Answered at most once: a client retrying the same resume now gets unknown_call_id.
-      pending.delete(call_id);
+      const interrupt = pending.take(call_id)!;
       await getExternalWorkflowHandle(interrupt.workflow_id).signal(answerSignal, { call_id, answer });
       return { accepted: true as const };
     },
     {
-      validator: ({ call_id }) => {
-        const asks = [...pending.values()].filter((i) => i.kind === 'ask_user');
-        if (asks.length === 0) {
-          throw ApplicationFailure.create({
-            type: JOB_NOT_PAUSED,
-            message: `job ${jobId} is not waiting for an answer`,
-          });
-        }
-        if (!asks.some((i) => i.call_id === call_id)) {
-          throw ApplicationFailure.create({
-            type: UNKNOWN_CALL_ID,
-            message: `job ${jobId} is not waiting on call ${call_id} (waiting on ${asks.map((i) => i.call_id).join(', ')})`,
-          });
-        }
+      validator: ({ call_id }: ResumeInput) => {
+        const refused = pending.refusal(call_id);
+        if (refused) throw refused;
       },
     },
   );

@@ -1,5 +1,4 @@
 import {
-  ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
@@ -12,8 +11,8 @@ import { ACTIVITY_RETRY } from './activity-retry';
 import { markRunningOnceRecorded } from './job-recorded';
 import { emitSkill, type VerticalInput } from './capability-definitions';
 import { createEmitter } from './emit';
-import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, JOB_ROLE } from './definitions';
-import { interruptsQuery, resumeUpdate } from './human-input';
+import { JOB_ROLE } from './definitions';
+import { answerRefusal, interruptsQuery, resumeUpdate, type ResumeInput } from './human-input';
 import { PAUSED_BEFORE_ASK_PATCH } from './patches';
 
 const { markJobStatus, archiveRunGraph, discoverVertical, answerVerticalPlan, failVerticalDiscovery } =
@@ -45,19 +44,9 @@ export async function runVerticalDiscovery(input: VerticalInput): Promise<{ conf
       return Promise.resolve({ accepted: true as const });
     },
     {
-      validator: ({ call_id }) => {
-        if (!waiting || answer !== undefined) {
-          throw ApplicationFailure.create({
-            type: JOB_NOT_PAUSED,
-            message: `job ${jobId} is not waiting for an answer`,
-          });
-        }
-        if (call_id !== callId) {
-          throw ApplicationFailure.create({
-            type: UNKNOWN_CALL_ID,
-            message: `job ${jobId} is not waiting on call ${call_id} (waiting on ${callId})`,
-          });
-        }
+      validator: ({ call_id }: ResumeInput) => {
+        const refused = answerRefusal(jobId, call_id, waiting && answer === undefined ? [callId] : []);
+        if (refused) throw refused;
       },
     },
   );

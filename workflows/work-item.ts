@@ -13,16 +13,8 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
-import {
-  answerSignal,
-  interruptClearedSignal,
-  interruptRaisedSignal,
-  JOB_NOT_PAUSED,
-  JOB_ROLE,
-  UNKNOWN_CALL_ID,
-  type Interrupt,
-} from './definitions';
-import { interruptsQuery, resumeUpdate, type ResumeInput } from './human-input';
+import { answerSignal, interruptClearedSignal, interruptRaisedSignal, JOB_ROLE } from './definitions';
+import { interruptsQuery, notPaused, PendingInput, resumeUpdate, type ResumeInput } from './human-input';
 import { markRunningOnceRecorded } from './job-recorded';
 import { emitSkill, type WorkItemInput } from './capability-definitions';
 import { runCapabilityRoadmap } from './capability-roadmap';
@@ -60,44 +52,27 @@ export async function runWorkItem(input: WorkItemInput): Promise<void> {
   const { job_id: jobId } = input.ids;
   const emit = createEmitter(input.ids, `${jobId}/work-item`);
   let jobRunning = false;
-  const pending = new Map<string, Interrupt>();
-  /** Answered calls: a late relay of one (signals are retried) must not re-open it. */
-  const cleared = new Set<string>();
-  setHandler(interruptsQuery, () =>
-    [...pending.values()]
-      .filter((i) => i.kind === 'ask_user')
-      .map((i) => ({ call_id: i.call_id, question: i.text, role: i.role })),
-  );
-  setHandler(interruptRaisedSignal, (interrupt) => {
-    if (!cleared.has(interrupt.call_id)) pending.set(interrupt.call_id, interrupt);
-  });
-  setHandler(interruptClearedSignal, ({ call_id }) => {
-    pending.delete(call_id);
-    cleared.add(call_id);
-  });
+  const pending = new PendingInput(jobId);
+  setHandler(interruptsQuery, () => pending.questions());
+  setHandler(interruptRaisedSignal, (interrupt) => void pending.raise(interrupt));
+  setHandler(interruptClearedSignal, ({ call_id }) => pending.clear(call_id));
   setHandler(
     resumeUpdate,
     async ({ call_id, answer }) => {
       // The question may be announced but not relayed yet; wait for it a little rather than refuse a fair answer.
-      const relayed = await condition(() => pending.has(call_id) || cleared.has(call_id), RELAY_WAIT);
+      const relayed = await condition(() => pending.known(call_id), RELAY_WAIT);
       const interrupt = pending.get(call_id);
       if (!relayed || interrupt?.kind !== 'ask_user') throw notWaitingOn(call_id);
       // Answered at most once: a client retrying the same resume now gets unknown_call_id.
-      pending.delete(call_id);
-      cleared.add(call_id);
+      pending.clear(call_id);
       await getExternalWorkflowHandle(interrupt.workflow_id).signal(answerSignal, { call_id, answer });
       return { accepted: true as const };
     },
     {
       validator: ({ call_id }: ResumeInput) => {
         // Questions are asked only once the build runs (capability acquisition asks nobody).
-        if (!jobRunning) {
-          throw ApplicationFailure.create({
-            type: JOB_NOT_PAUSED,
-            message: `job ${jobId} is not waiting for an answer`,
-          });
-        }
-        if (cleared.has(call_id)) throw notWaitingOn(call_id);
+        if (!jobRunning) throw notPaused(jobId);
+        if (pending.wasAnswered(call_id)) throw notWaitingOn(call_id);
       },
     },
   );
@@ -138,14 +113,9 @@ export async function runWorkItem(input: WorkItemInput): Promise<void> {
     throw err;
   }
 
+  /** The refusal of an answer the work item cannot pass on (the call is not an open question of its job). */
   function notWaitingOn(callId: string) {
-    const asks = [...pending.values()].filter((i) => i.kind === 'ask_user').map((i) => i.call_id);
-    return asks.length === 0
-      ? ApplicationFailure.create({ type: JOB_NOT_PAUSED, message: `job ${jobId} is not waiting for an answer` })
-      : ApplicationFailure.create({
-          type: UNKNOWN_CALL_ID,
-          message: `job ${jobId} is not waiting on call ${callId} (waiting on ${asks.join(', ')})`,
-        });
+    return pending.refusal(callId) ?? notPaused(jobId);
   }
 
   async function acquire(capability: string): Promise<void> {

@@ -1,0 +1,66 @@
+import { ApplicationFailure } from '@temporalio/workflow';
+import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, type Interrupt } from './definitions';
+import { answerRefusal, PendingInput } from './human-input';
+
+const ask = (call_id: string): Interrupt => ({
+  kind: 'ask_user',
+  call_id,
+  role: 'L2.architect',
+  text: `question ${call_id}`,
+  workflow_id: 'job-1/L2.architect/1',
+});
+const approval: Interrupt = { ...ask('ap-1'), kind: 'approval', approval_id: 'ap-1', text: 'deploy' };
+
+const refusalOf = (failure: ApplicationFailure | undefined) =>
+  failure && { type: failure.type, message: failure.message };
+
+describe('answerRefusal', () => {
+  test('no open question: job_not_paused', () => {
+    expect(refusalOf(answerRefusal('job-1', 'call-1', []))).toEqual({
+      type: JOB_NOT_PAUSED,
+      message: 'job job-1 is not waiting for an answer',
+    });
+  });
+
+  test('other questions open: unknown_call_id naming them', () => {
+    expect(refusalOf(answerRefusal('job-1', 'call-9', ['call-1', 'call-2']))).toEqual({
+      type: UNKNOWN_CALL_ID,
+      message: 'job job-1 is not waiting on call call-9 (waiting on call-1, call-2)',
+    });
+  });
+
+  test('the question is open: no refusal', () => {
+    expect(answerRefusal('job-1', 'call-2', ['call-1', 'call-2'])).toBeUndefined();
+  });
+});
+
+describe('PendingInput', () => {
+  test('lists and accepts answers to open questions only, not approvals', () => {
+    const pending = new PendingInput('job-1');
+    pending.raise(ask('call-1'));
+    pending.raise(approval);
+    expect(pending.questions()).toEqual([{ call_id: 'call-1', question: 'question call-1', role: 'L2.architect' }]);
+    expect(pending.size).toBe(2);
+    expect(pending.refusal('call-1')).toBeUndefined();
+    expect(refusalOf(pending.refusal('ap-1'))?.type).toBe(UNKNOWN_CALL_ID);
+  });
+
+  test('a question is answered at most once', () => {
+    const pending = new PendingInput('job-1');
+    pending.raise(ask('call-1'));
+    expect(pending.take('call-1')?.call_id).toBe('call-1');
+    expect(pending.take('call-1')).toBeUndefined();
+    expect(refusalOf(pending.refusal('call-1'))?.type).toBe(JOB_NOT_PAUSED);
+  });
+
+  test('a cleared call is never re-opened by a late duplicate raise', () => {
+    const pending = new PendingInput('job-1');
+    pending.raise(ask('call-1'));
+    pending.clear('call-1');
+    expect(pending.raise(ask('call-1'))).toBe(false);
+    expect(pending.size).toBe(0);
+    expect(pending.known('call-1')).toBe(true);
+    expect(pending.wasAnswered('call-1')).toBe(true);
+    expect(pending.known('call-2')).toBe(false);
+  });
+});

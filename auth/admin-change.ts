@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { NotFoundError, ForbiddenError } from '../http/errors';
+import { Forbidden, NotFound } from '../refusals/refusal';
 import { withTransaction } from '../db/transaction';
 import type { IdentityTables, IngestTables } from '../db/qualified-tables';
 import type { AuthContext } from './context';
@@ -46,14 +46,14 @@ export async function applyAdminChange(
 ): Promise<User> {
   const { actorId, targetId, change } = input;
   if (actorId === targetId && (change.disabled === true || (change.role !== undefined && change.role !== 'admin'))) {
-    throw new ForbiddenError('self_change_blocked', 'an admin cannot disable or demote itself');
+    throw new Forbidden('self_change_blocked', 'an admin cannot disable or demote itself');
   }
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query<Parameters<typeof toUser>[0]>(
       `SELECT ${USER_COLUMNS} FROM ${t.users} WHERE id = $1 FOR UPDATE`,
       [targetId],
     );
-    if (!rows[0]) throw new NotFoundError(`user ${targetId}`);
+    if (!rows[0]) throw new NotFound(`user ${targetId}`);
     const before = toUser(rows[0]);
 
     const banned = change.disabled ?? before.banned;

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { createBaseApp } from '../http/base-app';
-import { ForbiddenError } from '../http/errors';
+import { Forbidden } from '../refusals/refusal';
 import { instrumentHttp } from '../metrics/http';
 import type { ApiInfo } from '../http/openapi';
 import type { AuthSettings } from './config';
@@ -128,7 +128,7 @@ export async function buildAuthApp(
     methods: ['GET', 'POST', 'PATCH'],
     origin: (origin, callback) => {
       if (origin === undefined || trusted.has(origin)) callback(null, true);
-      else callback(new ForbiddenError('origin_not_trusted', `origin ${origin} is not in TRUSTED_ORIGINS`), false);
+      else callback(new Forbidden('origin_not_trusted', `origin ${origin} is not in TRUSTED_ORIGINS`), false);
     },
   });
 

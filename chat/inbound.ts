@@ -3,7 +3,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { appendPrompt } from '../jobs/append-prompt';
 import type { JobsDeps } from '../jobs/deps';
-import { AppError, UnavailableError } from '../http/errors';
+import { Refusal, Unavailable } from '../refusals/refusal';
 import { admit } from '../jobs/admit';
 import { redactPrompt } from '../jobs/redact';
 import { submitJob } from '../jobs/submit';
@@ -53,10 +53,7 @@ async function lookUp<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    throw new UnavailableError(
-      'chat_unavailable',
-      `the chat system's Web API did not answer: ${(err as Error).message}`,
-    );
+    throw new Unavailable('chat_unavailable', `the chat system's Web API did not answer: ${(err as Error).message}`);
   }
 }
 
@@ -187,8 +184,8 @@ async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBa
 }
 
 /** Admission's refusals: the person is told why, where a failure to start is only "try again". */
-function isRefusal(err: unknown): err is AppError {
-  return err instanceof AppError && (err.statusCode === 402 || err.statusCode === 403 || err.statusCode === 429);
+function isRefusal(err: unknown): err is Refusal {
+  return err instanceof Refusal && ['over_budget', 'forbidden', 'rate_limited'].includes(err.kind);
 }
 
 async function readHistory(chat: ChatApp, event: ChatMessageEvent, log: FastifyBaseLogger): Promise<ThreadMessage[]> {

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { decideApprovalAs } from '../jobs/decide-approval';
 import type { JobsDeps } from '../jobs/deps';
-import { AppError } from '../http/errors';
+import { httpAnswer } from '../http/errors';
 import { canSee } from '../jobs/visibility';
 import { redactPrompt } from '../jobs/redact';
 import { findJob } from '../db/jobs';
@@ -75,7 +75,8 @@ export async function handleBlockActions(
       return { outcome: 'approval_decided', approval_id: approvalId, decision };
     } catch (err) {
       // Decided already (by a person in the approvals view, or a second press) or not this workspace's: nothing to do.
-      if (err instanceof AppError && err.statusCode < 500) return ignored(log, err.code);
+      const answer = httpAnswer(err);
+      if (answer && answer.status < 500) return ignored(log, answer.code);
       throw err;
     }
   }

@@ -5,7 +5,8 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BadRequestError, handleError } from './errors';
+import { Invalid } from '../refusals/refusal';
+import { handleError } from './errors';
 import { refuseBadInput } from './input-guard';
 import { openApiPlugin, type ApiInfo } from './openapi';
 import { addRequestSpans, TracedLogController } from './request-spans';
@@ -82,7 +83,7 @@ function acceptEmptyJson(app: FastifyInstance): void {
     try {
       text = typeof body === 'string' ? body : utf8.decode(body);
     } catch {
-      done(new BadRequestError('invalid_request', 'body: not valid UTF-8'), undefined);
+      done(new Invalid('invalid_request', 'body: not valid UTF-8'), undefined);
       return;
     }
     if (text === '') {

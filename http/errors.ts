@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { inputDataException } from '../db/data-exceptions';
+import { Refusal, UNAVAILABLE_RETRY_AFTER_S, type RefusalKind } from '../refusals/refusal';
 
 /** An error with a place in the API's contract: its status and code reach the client as `{ error: { code, message } }`. */
 export class AppError extends Error {
@@ -14,64 +16,10 @@ export class AppError extends Error {
   }
 }
 
-/** What a domain refusal is, in the domain's words; the API answers each kind with its own status. */
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
-
-const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
-
-/**
- * A refusal raised by domain code (e.g. an agent-graph edit that would not run). The domain names the kind; this file
- * alone decides the HTTP status it becomes.
- */
-export class Refusal extends AppError {
-  override name = 'Refusal';
-  constructor(
-    readonly kind: RefusalKind,
-    code: string,
-    message: string,
-  ) {
-    super(REFUSAL_STATUS[kind], code, message);
-  }
-}
-
-export class NotFoundError extends AppError {
-  override name = 'NotFoundError';
-  constructor(what: string) {
-    super(404, 'not_found', `${what} not found`);
-  }
-}
-
 export class UnauthorizedError extends AppError {
   override name = 'UnauthorizedError';
   constructor(message: string) {
     super(401, 'unauthorized', message, { 'www-authenticate': 'Bearer' });
-  }
-}
-
-export class RateLimitedError extends AppError {
-  override name = 'RateLimitedError';
-  constructor(scope: string, retryAfterMs: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-    super(429, 'rate_limited', `${scope} rate limit exceeded; retry in ${seconds} s`, {
-      'retry-after': String(seconds),
-    });
-  }
-}
-
-export class ConflictError extends AppError {
-  override name = 'ConflictError';
-  constructor(code: string, message: string) {
-    super(409, code, message);
-  }
-}
-
-/** How long a client is told to wait before retrying a request a dependency outage refused. */
-export const UNAVAILABLE_RETRY_AFTER_S = 5;
-
-export class UnavailableError extends AppError {
-  override name = 'UnavailableError';
-  constructor(code: string, message: string) {
-    super(503, code, message, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) });
   }
 }
 
@@ -126,67 +74,50 @@ export class UnauthenticatedError extends AppError {
   }
 }
 
-export class ForbiddenError extends AppError {
-  override name = 'ForbiddenError';
-  constructor(code: string, message: string) {
-    super(403, code, message);
-  }
-}
-
-export class OverBudgetError extends AppError {
-  override name = 'OverBudgetError';
-  constructor(spentCents: number, budgetCents: number) {
-    super(
-      402,
-      'over_budget',
-      `month-to-date spend ${formatUsd(spentCents)} has reached the monthly budget ${formatUsd(budgetCents)}`,
-    );
-  }
-}
-
-export class BadRequestError extends AppError {
-  override name = 'BadRequestError';
-  constructor(code: string, message: string) {
-    super(400, code, message);
-  }
-}
-
-function formatUsd(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
-
 export interface ErrorBody {
   error: { code: string; message: string };
 }
 
-/**
- * PostgreSQL's data exceptions a request's values cause: text with NUL (22021), an unusable escape (22P05), a number out
- * of range for its column (22003), text that is not the column's type (22P02), a bad date (22007, 22008).
- */
-const INPUT_DATA_EXCEPTIONS: Record<string, string> = {
-  '22021': 'a value contains a character the database cannot store (e.g. NUL)',
-  '22P05': 'a value contains an escape the database cannot store (e.g. \\u0000)',
-  '22003': 'a number is out of range',
-  '22P02': 'a value is not of the expected type',
-  '22007': 'a date or time is not valid',
-  '22008': 'a date or time is out of range',
+/** The HTTP status of each kind of refusal (refusals/refusal.ts): the one place the domain's words become HTTP. */
+const REFUSAL_STATUS: Record<RefusalKind, number> = {
+  invalid: 400,
+  over_budget: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
 };
 
-/** The client-readable reason when `err` is a database refusal of a request's value, else undefined. */
-export function inputDataException(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && Object.hasOwn(INPUT_DATA_EXCEPTIONS, code)
-    ? INPUT_DATA_EXCEPTIONS[code]
-    : undefined;
+/** How an error with a place in the contract is answered: an AppError as it says, a refusal by its kind. */
+export interface HttpAnswer {
+  status: number;
+  code: string;
+  message: string;
+  headers: Record<string, string>;
+}
+
+/** The answer to `err` when it is an AppError or a refusal; undefined for anything else (a fault, a 5xx). */
+export function httpAnswer(err: unknown): HttpAnswer | undefined {
+  if (err instanceof AppError) {
+    return { status: err.statusCode, code: err.code, message: err.message, headers: err.headers };
+  }
+  if (err instanceof Refusal) {
+    const headers: Record<string, string> =
+      err.retryAfterS === undefined ? {} : { 'retry-after': String(err.retryAfterS) };
+    return { status: REFUSAL_STATUS[err.kind], code: err.code, message: err.message, headers };
+  }
+  return undefined;
 }
 
 /** The one place errors become responses. 4xx messages are the client's to read; 5xx details stay in the log. */
-export function handleError(err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
-  if (err instanceof AppError) {
+export function handleError(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  const answer = httpAnswer(err);
+  if (answer) {
     return reply
-      .code(err.statusCode)
-      .headers(err.headers)
-      .send({ error: { code: err.code, message: err.message } });
+      .code(answer.status)
+      .headers(answer.headers)
+      .send({ error: { code: answer.code, message: answer.message } });
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const message = err.validation

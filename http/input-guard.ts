@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError } from './errors';
+import { Invalid } from '../refusals/refusal';
 
 const NUL = '\u0000';
 
@@ -41,7 +41,7 @@ export function inputProblem(value: unknown, root: string): string | undefined {
 export async function refuseBadInput(request: FastifyRequest): Promise<void> {
   for (const part of PARTS) {
     const problem = inputProblem(part === 'querystring' ? request.query : request[part], part);
-    if (problem !== undefined) throw new BadRequestError('invalid_request', problem);
+    if (problem !== undefined) throw new Invalid('invalid_request', problem);
   }
   return Promise.resolve();
 }

@@ -6,7 +6,7 @@
  */
 import type { Principal } from './visibility';
 import type { QueueStore, RateDecision } from '../queue/queue-store';
-import { AppError, OverBudgetError, RateLimitedError } from '../http/errors';
+import { OverBudget, RateLimited, Refusal } from '../refusals/refusal';
 import { budgetState, monthStart, type BudgetState } from './budget';
 import type { Role } from '../db/users';
 
@@ -55,10 +55,10 @@ export interface AdmissionDeps {
   now?: () => number;
 }
 
-export class AccountDisabledError extends AppError {
+export class AccountDisabledError extends Refusal {
   override name = 'AccountDisabledError';
   constructor() {
-    super(403, 'account_disabled', 'this account is disabled: it may not start jobs');
+    super('forbidden', 'account_disabled', 'this account is disabled: it may not start jobs');
   }
 }
 
@@ -83,8 +83,8 @@ export async function chargeRateLimits(
     onUnavailable(err);
     return;
   }
-  if (!user.allowed) throw new RateLimitedError('per-user', user.retryAfterMs);
-  if (!org.allowed) throw new RateLimitedError('per-org', org.retryAfterMs);
+  if (!user.allowed) throw new RateLimited('per-user', user.retryAfterMs);
+  if (!org.allowed) throw new RateLimited('per-org', org.retryAfterMs);
 }
 
 /**
@@ -112,7 +112,7 @@ export async function checkBudget(
   unknownUsers: UnknownUsers,
 ): Promise<void> {
   const state = await budgetOf(deps, principal, unknownUsers);
-  if (state?.overBudget) throw new OverBudgetError(state.spentCents, state.budgetCents ?? 0);
+  if (state?.overBudget) throw new OverBudget(state.spentCents, state.budgetCents ?? 0);
 }
 
 declare const admittedBrand: unique symbol;

@@ -11,7 +11,7 @@ import type { Admitted } from './admit';
 import { JOB_CLOSING } from '../workflows/definitions';
 import { appendPromptUpdate } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
-import { UnavailableError } from '../http/errors';
+import { Unavailable } from '../refusals/refusal';
 import { allocate, submitJob } from './submit';
 import { temporalCall } from '../temporal/temporal-call';
 
@@ -74,7 +74,7 @@ export async function appendPrompt(
       return { workflow_id: workflowId, prompt_id: promptId, job_id: active.job_id, delivered: 'running_job' };
     } catch (err) {
       if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
-        throw new UnavailableError(
+        throw new Unavailable(
           'job_unresponsive',
           `job ${active.job_id} did not take the prompt within ${APPEND_DEADLINE_MS / 1000} s; retry`,
         );

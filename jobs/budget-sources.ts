@@ -8,7 +8,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import type { IngestTables } from '../db/qualified-tables';
 import { getUser } from '../db/users';
-import { UnavailableError } from '../http/errors';
+import { Unavailable } from '../refusals/refusal';
 import type { BudgetSource } from './admit';
 import { monthToDateSpendCents, type BudgetLookup } from './budget';
 
@@ -94,6 +94,6 @@ async function readPolicy(call: typeof fetch, url: URL, token: string): Promise<
   return parsed.data;
 }
 
-function unavailable(what: string): UnavailableError {
-  return new UnavailableError('identity_unavailable', `the identity service's budget policy ${what}`);
+function unavailable(what: string): Unavailable {
+  return new Unavailable('identity_unavailable', `the identity service's budget policy ${what}`);
 }

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTerminalStatus, setJobStatus, type JobRow } from '../db/jobs';
-import { ConflictError } from '../http/errors';
+import { Conflict } from '../refusals/refusal';
 import type { JobsDeps } from './deps';
 import { temporalCall } from '../temporal/temporal-call';
 
@@ -19,7 +19,7 @@ export function cancelFlagKey(jobId: string): string {
  */
 export async function cancelJob(deps: JobsDeps, job: JobRow, log: FastifyBaseLogger): Promise<void> {
   if (isTerminalStatus(job.status)) {
-    throw new ConflictError('job_finished', `job ${job.job_id} is already ${job.status}`);
+    throw new Conflict('job_finished', `job ${job.job_id} is already ${job.status}`);
   }
   try {
     await temporalCall(deps, 'the cancel was not delivered', () =>

@@ -4,7 +4,7 @@ import { customCapability, ensureOrgCatalog, openRoadmap, upsertCapability } fro
 import { getRoadmap } from '../db/capabilities';
 import type { TokenOwner } from '../db/tokens';
 import type { Admitted } from './admit';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
+import { Conflict, Invalid, NotFound } from '../refusals/refusal';
 import type { RoadmapInput } from '../workflows/capability-definitions';
 import type { JobIds } from '../workflows/definitions';
 import type { JobsDeps } from './deps';
@@ -32,7 +32,7 @@ export async function planCapability(
 ): Promise<PlannedRoadmap> {
   const known = catalogEntry(body.capability);
   if (!known && !body.requirements) {
-    throw new BadRequestError(
+    throw new Invalid(
       'unknown_capability',
       `capability ${body.capability} is not in the catalog; give its requirements to plan a custom capability`,
     );
@@ -62,12 +62,12 @@ export async function planCapability(
           createdBy: principal.user_id || 'user',
           roadmapId,
         });
-        if (!opened) throw new BadRequestError('unknown_capability', `capability ${body.capability} is not known`);
+        if (!opened) throw new Invalid('unknown_capability', `capability ${body.capability} is not known`);
         if (opened.state === 'active') {
-          throw new ConflictError('capability_active', `capability ${body.capability} is already active`);
+          throw new Conflict('capability_active', `capability ${body.capability} is already active`);
         }
         if (opened.state === 'running') {
-          throw new ConflictError(
+          throw new Conflict(
             'roadmap_running',
             `capability ${body.capability} is being acquired by roadmap ${opened.roadmapId}`,
           );
@@ -82,6 +82,6 @@ export async function planCapability(
 /** A roadmap the caller may see, with its units; another org's is not found. */
 export async function visibleRoadmap(deps: Pick<JobsDeps, 'pool'>, principal: TokenOwner, roadmapId: string) {
   const roadmap = await getRoadmap(deps.pool, roadmapId);
-  if (!roadmap || !canSee(principal, roadmap.org_id)) throw new NotFoundError(`roadmap ${roadmapId}`);
+  if (!roadmap || !canSee(principal, roadmap.org_id)) throw new NotFound(`roadmap ${roadmapId}`);
   return roadmap;
 }

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { completeHumanTask, getHumanTask, type HumanTaskRow } from '../db/human-tasks';
 import type { TokenOwner } from '../db/tokens';
-import { ConflictError, NotFoundError } from '../http/errors';
+import { Conflict, NotFound } from '../refusals/refusal';
 import { humanTaskCompletedSignal } from '../workflows/product-definitions';
 import type { JobsDeps } from './deps';
 import { temporalCall } from '../temporal/temporal-call';
@@ -11,7 +11,7 @@ import { canSee } from './visibility';
 /** Same rule as jobs and approvals: a task is visible to its job's org and to admins; to anyone else it does not exist. */
 export async function visibleHumanTask(deps: JobsDeps, principal: TokenOwner, taskId: string): Promise<HumanTaskRow> {
   const task = await getHumanTask(deps.pool, taskId);
-  if (!task || !canSee(principal, task.org_id)) throw new NotFoundError(`human task ${taskId}`);
+  if (!task || !canSee(principal, task.org_id)) throw new NotFound(`human task ${taskId}`);
   return task;
 }
 
@@ -29,9 +29,9 @@ export async function completeHumanTaskAs(
 ): Promise<HumanTaskRow> {
   await visibleHumanTask(deps, principal, taskId);
   const result = await completeHumanTask(deps.pool, taskId, principal.user_id, note);
-  if (result.outcome === 'not_found') throw new NotFoundError(`human task ${taskId}`);
+  if (result.outcome === 'not_found') throw new NotFound(`human task ${taskId}`);
   if (result.outcome === 'already_done') {
-    throw new ConflictError('task_done', `human task ${taskId} was already completed by ${result.task?.completed_by}`);
+    throw new Conflict('task_done', `human task ${taskId} was already completed by ${result.task?.completed_by}`);
   }
   const task = result.task!;
   try {

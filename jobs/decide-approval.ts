@@ -5,14 +5,14 @@ import type { TokenOwner } from '../db/tokens';
 import { approvalDecisionSignal } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
 import { temporalCall } from '../temporal/temporal-call';
-import { ConflictError, NotFoundError } from '../http/errors';
+import { Conflict, NotFound } from '../refusals/refusal';
 import { canSee } from './visibility';
 
 /** Same rule as jobs: an approval is visible to its job's org and to admins; to anyone else it does not exist. */
 export async function visibleApproval(deps: JobsDeps, principal: TokenOwner, approvalId: string): Promise<ApprovalRow> {
   const approval = await getApproval(deps.pool, approvalId);
   if (!approval || !canSee(principal, approval.org_id, approval.job_created_by)) {
-    throw new NotFoundError(`approval ${approvalId}`);
+    throw new NotFound(`approval ${approvalId}`);
   }
   return approval;
 }
@@ -33,10 +33,10 @@ export async function decideApprovalAs(
 ): Promise<ApprovalRow> {
   await visibleApproval(deps, principal, approvalId);
   const result = await decideApproval(deps.pool, approvalId, decision, principal.user_id, comment);
-  if (result.outcome === 'not_found') throw new NotFoundError(`approval ${approvalId}`);
+  if (result.outcome === 'not_found') throw new NotFound(`approval ${approvalId}`);
   if (result.outcome === 'already_decided') {
     const { status, decided_by } = result.approval;
-    throw new ConflictError('approval_decided', `approval ${approvalId} was already ${status} by ${decided_by ?? '?'}`);
+    throw new Conflict('approval_decided', `approval ${approvalId} was already ${status} by ${decided_by ?? '?'}`);
   }
   const approval = result.approval;
 

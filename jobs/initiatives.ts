@@ -9,7 +9,7 @@ import {
 } from '../db/initiatives';
 import type { TokenOwner } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
-import { NotFoundError } from '../http/errors';
+import { NotFound } from '../refusals/refusal';
 import type { JobsDeps } from './deps';
 import { redactPrompt } from './redact';
 import { canSee } from './visibility';
@@ -25,7 +25,7 @@ export async function createInitiative(
   const ids = [...new Set(body.workflow_ids)];
   const orgs = await workflowOrgs(deps.pool, ids);
   for (const id of ids) {
-    if (!orgs.has(id) || !canSee(principal, orgs.get(id)!)) throw new NotFoundError(`workflow ${id}`);
+    if (!orgs.has(id) || !canSee(principal, orgs.get(id)!)) throw new NotFound(`workflow ${id}`);
   }
   const initiativeId = `in-${crypto.randomUUID()}`;
   await withTransaction(deps.pool, (client) =>
@@ -47,7 +47,7 @@ export async function visibleInitiative(
   id: string,
 ): Promise<InitiativeView> {
   const row = await getInitiative(deps.pool, id);
-  if (!row || !canSee(principal, row.org_id)) throw new NotFoundError(`initiative ${id}`);
+  if (!row || !canSee(principal, row.org_id)) throw new NotFound(`initiative ${id}`);
   return (await withProgress(deps, [row]))[0]!;
 }
 

@@ -5,7 +5,7 @@
  */
 import { insertWorkflowNote, type WorkflowNoteRow } from '../db/workflow-notes';
 import type { TokenOwner } from '../db/tokens';
-import { BadRequestError } from '../http/errors';
+import { Invalid } from '../refusals/refusal';
 import { answerCommand, classifyIntent, COMMANDS } from '../workflows/intents';
 import type { JobsDeps } from './deps';
 import { redactPrompt } from './redact';
@@ -78,7 +78,7 @@ export async function executeIntent(
     };
   }
   if (!body.workflow_id) {
-    throw new BadRequestError('workflow_required', `a ${intent.kind} is kept per workflow: give workflow_id`);
+    throw new Invalid('workflow_required', `a ${intent.kind} is kept per workflow: give workflow_id`);
   }
   const workflow = await visibleWorkflowRef(deps, principal, body.workflow_id);
   const note = await insertWorkflowNote(deps.pool, {

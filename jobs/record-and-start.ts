@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PoolClient } from 'pg';
 import { recordSubmission, type NewSubmission } from '../db/jobs';
-import { AppError, inputDataException, UnavailableError } from '../http/errors';
+import { inputDataException } from '../db/data-exceptions';
+import { Refusal, Unavailable } from '../refusals/refusal';
 import {
   KEEL_CREATED_BY,
   KEEL_KIND,
@@ -79,15 +80,15 @@ export async function recordAndStart(
         );
       } catch (err) {
         log.error({ err }, 'could not start the job workflow');
-        throw new UnavailableError('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');
+        throw new Unavailable('queue_unavailable', 'the job queue (Temporal) did not accept the job; retry');
       }
     },
     options,
   ).catch((err: unknown) => {
     // A value the database refuses (NUL in a prompt) will be refused again: the client's error (400), not a 503 "retry".
-    if (err instanceof AppError || inputDataException(err) !== undefined) throw err;
+    if (err instanceof Refusal || inputDataException(err) !== undefined) throw err;
     log.error({ err }, 'could not record the submission');
-    throw new UnavailableError('database_unavailable', 'the submission could not be stored; retry');
+    throw new Unavailable('database_unavailable', 'the submission could not be stored; retry');
   });
   jobsStarted.inc({ tier: sub.modelTier ?? 'default' });
 }

@@ -6,7 +6,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTerminalStatus, type JobRow } from '../db/jobs';
-import { ConflictError, UnavailableError } from '../http/errors';
+import { Conflict, Unavailable } from '../refusals/refusal';
 import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID } from '../workflows/definitions';
 import { resumeUpdate } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
@@ -35,7 +35,7 @@ export async function resumeJob(
   answer: { call_id: string; answer: string },
   log: FastifyBaseLogger,
 ): Promise<void> {
-  const finished = () => new ConflictError('job_finished', `job ${job.job_id} is already finished`);
+  const finished = () => new Conflict('job_finished', `job ${job.job_id} is already finished`);
   if (isTerminalStatus(job.status)) throw finished();
   const { call_id } = answer;
   const text = redactPrompt(answer.answer).text;
@@ -46,12 +46,12 @@ export async function resumeJob(
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
       const code = err.cause.type ? REJECTION_CODES[err.cause.type] : undefined;
-      if (code) throw new ConflictError(code, err.cause.message);
+      if (code) throw new Conflict(code, err.cause.message);
     }
     if (err instanceof WorkflowNotFoundError) throw finished();
     if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
       log.warn({ err, job_id: job.job_id, call_id }, 'the job did not take the answer in time');
-      throw new UnavailableError(
+      throw new Unavailable(
         'job_unresponsive',
         `job ${job.job_id} did not take the answer within ${RESUME_DEADLINE_MS / 1000} s; retry`,
       );

@@ -1,6 +1,6 @@
 import { readStats, type JobGroup, type StatsFilter } from '../db/stats';
 import type { TokenOwner } from '../db/tokens';
-import { BadRequestError, NotFoundError } from '../http/errors';
+import { Invalid, NotFound } from '../refusals/refusal';
 import type { JobsDeps } from './deps';
 
 const RUNGS = ['none', 'low', 'medium', 'high', 'max'];
@@ -18,10 +18,10 @@ export interface StatsQuery {
  */
 export async function computeStats(deps: Pick<JobsDeps, 'pool'>, principal: TokenOwner, query: StatsQuery) {
   if (query.since && query.until && Date.parse(query.since) >= Date.parse(query.until)) {
-    throw new BadRequestError('invalid_request', 'since: must be before until');
+    throw new Invalid('invalid_request', 'since: must be before until');
   }
   if (!principal.is_admin && query.org_id !== undefined && query.org_id !== principal.org_id) {
-    throw new NotFoundError(`org ${query.org_id}`);
+    throw new NotFound(`org ${query.org_id}`);
   }
   const filter: StatsFilter = {
     orgId: principal.is_admin ? (query.org_id ?? null) : principal.org_id,

@@ -14,7 +14,7 @@ import { graphToScenario } from '../scenarios/graph';
 import type { runJob } from '../workflows/job';
 import type { Admitted } from './admit';
 import type { JobsDeps } from './deps';
-import { BadRequestError, NotFoundError, UnavailableError } from '../http/errors';
+import { Invalid, NotFound, Unavailable } from '../refusals/refusal';
 import { listScenarios } from '../scenarios/load';
 import { recordAndStart } from './record-and-start';
 import { canSee } from './visibility';
@@ -48,7 +48,7 @@ export async function visibleWorkflowRef(
 ): Promise<WorkflowListRow> {
   const workflow = await getWorkflow(deps.pool, workflowId);
   if (!workflow || !canSee(principal, workflow.org_id, workflow.created_by)) {
-    throw new NotFoundError(`workflow ${workflowId}`);
+    throw new NotFound(`workflow ${workflowId}`);
   }
   return workflow;
 }
@@ -57,7 +57,7 @@ export async function allocate<T>(next: () => Promise<T>): Promise<T> {
   try {
     return await next();
   } catch (err) {
-    if (err instanceof IdAllocationError) throw new UnavailableError('id_allocation_failed', err.message);
+    if (err instanceof IdAllocationError) throw new Unavailable('id_allocation_failed', err.message);
     throw err;
   }
 }
@@ -70,10 +70,7 @@ export async function checkScenarioName(scenario: string | undefined): Promise<v
   if (scenario === undefined) return;
   const available = await listScenarios();
   if (!available.includes(scenario)) {
-    throw new BadRequestError(
-      'unknown_scenario',
-      `scenario: no scenario "${scenario}" (available: ${available.join(', ')})`,
-    );
+    throw new Invalid('unknown_scenario', `scenario: no scenario "${scenario}" (available: ${available.join(', ')})`);
   }
 }
 
@@ -86,10 +83,7 @@ export async function checkProjectSlug(deps: Pick<JobsDeps, 'pool'>, principal: 
   // Slugs are per org: the caller's own org's project of that name, or none.
   const project = await getProject(deps.pool, slug, principal.org_id);
   if (!project) {
-    throw new BadRequestError(
-      'unknown_project',
-      `project_slug: no project "${slug}"; create it with POST /v1/projects`,
-    );
+    throw new Invalid('unknown_project', `project_slug: no project "${slug}"; create it with POST /v1/projects`);
   }
 }
 

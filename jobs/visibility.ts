@@ -1,6 +1,6 @@
 import { findJob, type JobRow } from '../db/jobs';
 import type { TokenOwner } from '../db/tokens';
-import { NotFoundError } from '../http/errors';
+import { NotFound } from '../refusals/refusal';
 import type { JobsDeps } from './deps';
 
 /**
@@ -39,6 +39,6 @@ export function creatorScope(principal: Principal): string | null {
 /** The job if the caller may see it; another org's job is reported as not found, never as forbidden. */
 export async function visibleJob(deps: Pick<JobsDeps, 'pool'>, principal: TokenOwner, jobId: string): Promise<JobRow> {
   const job = await findJob(deps.pool, jobId);
-  if (!job || !canSee(principal, job.org_id, job.created_by)) throw new NotFoundError(`job ${jobId}`);
+  if (!job || !canSee(principal, job.org_id, job.created_by)) throw new NotFound(`job ${jobId}`);
   return job;
 }

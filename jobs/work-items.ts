@@ -8,7 +8,7 @@ import { getProject } from '../db/projects';
 import type { TokenOwner } from '../db/tokens';
 import type { Admitted } from './admit';
 import { attachWorkItemWorkflow, getWorkItem, insertWorkItem, storeReplan, type WorkItemRow } from '../db/work-items';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
+import { Conflict, Invalid, NotFound } from '../refusals/refusal';
 import type { WorkItemInput } from '../workflows/capability-definitions';
 import type { JobIds } from '../workflows/definitions';
 import type { JobsDeps } from './deps';
@@ -25,7 +25,7 @@ export async function visibleWorkItem(
 ): Promise<WorkItemRow> {
   const org = principal.is_admin && orgId ? orgId : principal.org_id;
   const item = await getWorkItem(deps.pool, org, slug);
-  if (!item || !canSee(principal, item.org_id)) throw new NotFoundError(`work item ${slug}`);
+  if (!item || !canSee(principal, item.org_id)) throw new NotFound(`work item ${slug}`);
   return item;
 }
 
@@ -54,17 +54,15 @@ export async function createWorkItem(
     initiative_id?: string;
   },
 ): Promise<WorkItemRow> {
-  if (!workType(body.type))
-    throw new BadRequestError('unknown_work_type', `work type ${body.type} is not in the catalog`);
+  if (!workType(body.type)) throw new Invalid('unknown_work_type', `work type ${body.type} is not in the catalog`);
   if (body.project_slug) {
     // The item lives in the caller's org, so its project must be that org's (slugs are per org).
     const project = await getProject(deps.pool, body.project_slug, principal.org_id);
-    if (!project) throw new NotFoundError(`project ${body.project_slug}`);
+    if (!project) throw new NotFound(`project ${body.project_slug}`);
   }
   if (body.initiative_id) {
     const initiative = await getInitiative(deps.pool, body.initiative_id);
-    if (!initiative || initiative.org_id !== principal.org_id)
-      throw new NotFoundError(`initiative ${body.initiative_id}`);
+    if (!initiative || initiative.org_id !== principal.org_id) throw new NotFound(`initiative ${body.initiative_id}`);
   }
   const description = body.description === undefined ? undefined : redactPrompt(body.description).text;
   const plan = await planFor(
@@ -85,7 +83,7 @@ export async function createWorkItem(
     plan,
     createdBy: principal.user_id || 'user',
   });
-  if (!created) throw new ConflictError('slug_taken', `work item ${body.slug} exists`);
+  if (!created) throw new Conflict('slug_taken', `work item ${body.slug} exists`);
   return (await getWorkItem(deps.pool, principal.org_id, body.slug))!;
 }
 
@@ -102,7 +100,7 @@ export async function replanWorkItem(
   body: { reason: string; version?: number },
 ): Promise<WorkPlan> {
   if (body.version !== undefined && body.version !== item.plan_version) {
-    throw new ConflictError('version_conflict', `plan version is ${item.plan_version}, not ${body.version}`);
+    throw new Conflict('version_conflict', `plan version is ${item.plan_version}, not ${body.version}`);
   }
   const reason = redactPrompt(body.reason).text;
   const stored = item.plan as WorkPlan;
@@ -114,7 +112,7 @@ export async function replanWorkItem(
     plan,
     reason,
   });
-  if (!stored2) throw new ConflictError('version_conflict', `work item ${item.slug} was replanned concurrently; retry`);
+  if (!stored2) throw new Conflict('version_conflict', `work item ${item.slug} was replanned concurrently; retry`);
   return plan;
 }
 
@@ -130,7 +128,7 @@ export async function startWorkItem(
   log: FastifyBaseLogger,
 ): Promise<JobIds> {
   if (item.state === 'in_progress') {
-    throw new ConflictError('work_item_running', `work item ${item.slug} has a job running in ${item.workflow_id}`);
+    throw new Conflict('work_item_running', `work item ${item.slug} has a job running in ${item.workflow_id}`);
   }
   const type = workType(item.work_type)!;
   const plan = item.plan as WorkPlan;

@@ -1,27 +1,27 @@
-import { AppError } from '../http/errors';
+import { Refusal } from '../refusals/refusal';
 
-/** The hub's failures that reach an API client, with their place in the contract (docs/knowledge-hub.md). */
-export class KbUnavailableError extends AppError {
+/** The hub's refusals that reach an API client, each of a kind the edges answer in their own way (docs/knowledge-hub.md). */
+export class KbUnavailableError extends Refusal {
   override name = 'KbUnavailableError';
   constructor(message: string) {
-    super(503, 'kb_unavailable', message);
+    super('unavailable', 'kb_unavailable', message);
   }
 }
 
 /** The embedder (telemetry service or local server) failed or timed out after its retries. */
-export class EmbedderUnavailableError extends AppError {
+export class EmbedderUnavailableError extends Refusal {
   override name = 'EmbedderUnavailableError';
   constructor(message: string) {
-    super(503, 'embedder_unavailable', message);
+    super('unavailable', 'embedder_unavailable', message);
   }
 }
 
 /** The stored vectors were made by another embedder than the configured one. */
-export class ReembedRequiredError extends AppError {
+export class ReembedRequiredError extends Refusal {
   override name = 'ReembedRequiredError';
   constructor(stored: string, configured: string) {
     super(
-      409,
+      'conflict',
       'reembed_required',
       `the knowledge index holds vectors from ${stored} but the configured embedder is ${configured}: ` +
         'run `npx keel kb reembed` to rebuild the vectors, or switch EMBEDDING_PROVIDER/EMBEDDING_MODEL back',
@@ -29,9 +29,9 @@ export class ReembedRequiredError extends AppError {
   }
 }
 
-export class InvalidDocumentError extends AppError {
+export class InvalidDocumentError extends Refusal {
   override name = 'InvalidDocumentError';
   constructor(message: string) {
-    super(400, 'invalid_document', message);
+    super('invalid', 'invalid_document', message);
   }
 }

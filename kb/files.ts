@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { PoolClient } from 'pg';
 import YAML from 'yaml';
-import { AppError, ConflictError, NotFoundError } from '../http/errors';
+import { Conflict, NotFound, Refusal } from '../refusals/refusal';
 import { DocumentFormatError, parseHubDocument, renderHubDocument, splitFrontmatter } from './document-format';
 import { InvalidDocumentError } from './errors';
 import { hubFile, type HubPath } from './hub-path';
@@ -12,18 +12,18 @@ import { khIdFor } from './kh-id';
 import { SENSITIVITY_LEVELS, type Sensitivity } from './sensitivity';
 import { canRead, canWrite, readerOrg, spaceName, visibleSql, type HubCaller, type SpaceChoice } from './space';
 
-export class InsufficientClearanceError extends AppError {
+export class InsufficientClearanceError extends Refusal {
   override name = 'InsufficientClearanceError';
   constructor(message: string) {
-    super(403, 'insufficient_clearance', message);
+    super('forbidden', 'insufficient_clearance', message);
   }
 }
 
 /** A write into a space the caller reads but may not write: the shared space, for a token that is not an admin. */
-export class SpaceReadOnlyError extends AppError {
+export class SpaceReadOnlyError extends Refusal {
   override name = 'SpaceReadOnlyError';
   constructor(message: string) {
-    super(403, 'space_read_only', message);
+    super('forbidden', 'space_read_only', message);
   }
 }
 
@@ -72,8 +72,7 @@ export async function readHubFile(
   const indexed = await indexedAt(hub.pool, hubPath);
   const readable = indexed ? canRead(caller, indexed.org_id) : caller.is_admin;
   const raw = readable ? await readIfExists(hubFile(hub.hubDir, hubPath)) : undefined;
-  if (raw === undefined || !levels.includes(declaredLevel(raw, hubPath)))
-    throw new NotFoundError(`hub file ${hubPath}`);
+  if (raw === undefined || !levels.includes(declaredLevel(raw, hubPath))) throw new NotFound(`hub file ${hubPath}`);
   return { path: hubPath, content: raw, content_hash: sha256(raw) };
 }
 
@@ -139,14 +138,14 @@ export async function writeHubFile(
   const spaceFor = (indexed: { org_id: string | null } | undefined): string | null => {
     if (indexed) {
       if (!canRead(caller, indexed.org_id)) {
-        throw new ConflictError('path_taken', `${input.path} holds a document outside this token's org`);
+        throw new Conflict('path_taken', `${input.path} holds a document outside this token's org`);
       }
       if (!canWrite(caller, indexed.org_id)) {
         throw new SpaceReadOnlyError(`${input.path} is in ${spaceName(indexed.org_id)}, which only admin tokens write`);
       }
       const asked = input.space === undefined ? undefined : input.space === 'shared' ? null : caller.org_id;
       if (asked !== undefined && asked !== indexed.org_id) {
-        throw new ConflictError(
+        throw new Conflict(
           'space_conflict',
           `${input.path} is in ${spaceName(indexed.org_id)}; a write does not move a document to ${spaceName(asked)}`,
         );
@@ -170,12 +169,11 @@ export async function writeHubFile(
         // Under the path's advisory lock, before the index changes: what the index and the disk hold now is what this
         // write replaces.
         const indexed = await indexedAt(client, input.path);
-        if (spaceFor(indexed) !== org)
-          throw new ConflictError('hash_conflict', `${input.path} changed since it was read`);
+        if (spaceFor(indexed) !== org) throw new Conflict('hash_conflict', `${input.path} changed since it was read`);
         const current = await readIfExists(file);
         // A file the index does not hold has no space yet (the operator's, until `keel kb index`): not any org's to take.
         if (!indexed && current !== undefined && !caller.is_admin) {
-          throw new ConflictError(
+          throw new Conflict(
             'path_taken',
             `${input.path} holds a file that is not indexed; only admin tokens replace it`,
           );
@@ -194,7 +192,7 @@ export async function writeHubFile(
         if (input.expectHash !== undefined) {
           const actual = current === undefined ? null : sha256(current);
           if (actual !== input.expectHash) {
-            throw new ConflictError(
+            throw new Conflict(
               'hash_conflict',
               `${input.path} changed since it was read: its hash is ${actual ?? 'none (no such file)'}, not ${input.expectHash ?? 'none'}`,
             );
@@ -222,7 +220,7 @@ async function readablePath(hub: KnowledgeHub, khId: string, levels: Sensitivity
     [khId, levels, readerOrg(caller)],
   );
   const hubPath = rows[0]?.path;
-  if (!hubPath) throw new NotFoundError(`document ${khId}`);
+  if (!hubPath) throw new NotFound(`document ${khId}`);
   return hubPath;
 }
 
@@ -246,15 +244,15 @@ export async function editDocument(
 ) {
   const hubPath = await readablePath(hub, edit.kh_id, input.levels, input.caller);
   const raw = await readIfExists(hubFile(hub.hubDir, hubPath));
-  if (raw === undefined) throw new ConflictError('hash_conflict', `${hubPath} no longer exists in the hub`);
+  if (raw === undefined) throw new Conflict('hash_conflict', `${hubPath} no longer exists in the hub`);
   if (sha256(raw) !== edit.base_hash) {
-    throw new ConflictError('hash_conflict', `${edit.kh_id} changed since it was read: its hash is ${sha256(raw)}`);
+    throw new Conflict('hash_conflict', `${edit.kh_id} changed since it was read: its hash is ${sha256(raw)}`);
   }
   let current;
   try {
     current = parseHubDocument(raw, hubPath);
   } catch (err) {
-    throw new ConflictError('hash_conflict', `${hubPath} no longer parses: ${(err as Error).message}`);
+    throw new Conflict('hash_conflict', `${hubPath} no longer parses: ${(err as Error).message}`);
   }
   const frontmatter: Record<string, unknown> = { ...current.frontmatter };
   for (const [key, value] of Object.entries(edit.frontmatter ?? {})) {
@@ -292,13 +290,13 @@ export async function deleteDocument(
       'SELECT org_id FROM kb_documents WHERE kh_id = $1 AND path = $2',
       [input.kh_id, hubPath],
     );
-    if (!rows[0]) throw new NotFoundError(`document ${input.kh_id}`);
+    if (!rows[0]) throw new NotFound(`document ${input.kh_id}`);
     if (!canWrite(input.caller, rows[0].org_id)) {
       throw new SpaceReadOnlyError(`${hubPath} is in ${spaceName(rows[0].org_id)}, which only admin tokens write`);
     }
     const current = await readIfExists(file);
     if (input.expectHash !== undefined && (current === undefined ? null : sha256(current)) !== input.expectHash) {
-      throw new ConflictError('hash_conflict', `${input.kh_id} changed since it was read`);
+      throw new Conflict('hash_conflict', `${input.kh_id} changed since it was read`);
     }
     await client.query('DELETE FROM kb_documents WHERE kh_id = $1', [input.kh_id]);
     if (current !== undefined) await fs.rm(file, { force: true });

@@ -8,6 +8,7 @@ import {
   type GraphEdit,
 } from './graph';
 import { loadScenario } from './load';
+import { httpAnswer } from '../http/errors';
 
 let build: AgentGraph;
 
@@ -19,8 +20,9 @@ function refusal(graph: AgentGraph, edit: GraphEdit): { status: number; code: st
   try {
     applyGraphEdit(graph, edit);
   } catch (err) {
-    const { statusCode: status, code, message } = err as { statusCode: number; code: string; message: string };
-    return { status, code, message };
+    // The refusal names its kind; the status is what the API answers for it (http/errors.ts).
+    const answer = httpAnswer(err)!;
+    return { status: answer.status, code: answer.code, message: answer.message };
   }
   throw new Error('the edit was accepted');
 }

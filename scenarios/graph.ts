@@ -8,7 +8,7 @@
  * An edge prompt is the sender's note to the receiver: it is put in front of the receiver's brief.
  */
 import { z } from 'zod';
-import { Refusal, type RefusalKind } from '../http/errors';
+import { Refusal, type RefusalKind } from '../refusals/refusal';
 import type { Scenario, ScenarioLevel } from './types';
 import { checkScenario, levelSchema, productSchema, type ScenarioProduct } from './schema';
 

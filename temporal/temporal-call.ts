@@ -1,5 +1,5 @@
 import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
-import { UnavailableError } from '../http/errors';
+import { Unavailable } from '../refusals/refusal';
 import { channelRefusing, whenChannelRefuses } from './channel-state';
 
 /**
@@ -55,7 +55,7 @@ export async function temporalCall<T>(
   { waitMs }: TemporalCallOptions = {},
 ): Promise<T> {
   const unavailable = () =>
-    new UnavailableError('queue_unavailable', `the job queue (Temporal) is unreachable: ${what}; retry`);
+    new Unavailable('queue_unavailable', `the job queue (Temporal) is unreachable: ${what}; retry`);
   if (channelRefusing(temporal)) throw unavailable();
   const abort = new AbortController();
   const deadlineMs = waitMs ?? Math.round(answerMs * CALL_DEADLINE_SHARE);

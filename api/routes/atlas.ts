@@ -6,7 +6,8 @@ import { KhIdSchema } from '../../kb/kh-id';
 import { readableLevels, SensitivitySchema } from '../../kb/sensitivity';
 import { readerOrg } from '../../kb/space';
 import type { ApiDeps } from '../deps';
-import { AppError, NotFoundError } from '../../http/errors';
+import { AppError } from '../../http/errors';
+import { NotFound } from '../../refusals/refusal';
 import { principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
 import { hubOf } from './kb';
@@ -131,7 +132,7 @@ export function atlasRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const levels = readableLevels(await clearanceOf(deps.pool, principal));
         const org = readerOrg(principal);
         const doc = await getDocument(hub, request.params.kh_id, levels, org);
-        if (!doc) throw new NotFoundError(`document ${request.params.kh_id}`);
+        if (!doc) throw new NotFound(`document ${request.params.kh_id}`);
         const chunks = await hub.pool.query<{ n: string }>('SELECT count(*) AS n FROM kb_chunks WHERE kh_id = $1', [
           doc.kh_id,
         ]);

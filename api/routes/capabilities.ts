@@ -10,7 +10,7 @@ import {
   type CapabilityRow,
 } from '../../db/capabilities';
 import { pageOf } from '../../db/keyset';
-import { ConflictError, NotFoundError } from '../../http/errors';
+import { Conflict, NotFound } from '../../refusals/refusal';
 import { admitRequest } from '../admit-request';
 import { planCapability, visibleRoadmap } from '../../jobs/capabilities';
 import { orgScope } from '../../jobs/visibility';
@@ -220,7 +220,7 @@ export function capabilityRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request) => {
         const principal = principalOf(request);
         const existing = await getCapability(deps.pool, principal.org_id, request.params.name);
-        if (!existing) throw new NotFoundError(`capability ${request.params.name}`);
+        if (!existing) throw new NotFound(`capability ${request.params.name}`);
         const changed = await deactivateCapability(deps.pool, {
           orgId: principal.org_id,
           name: request.params.name,
@@ -228,7 +228,7 @@ export function capabilityRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           reason: request.body.reason,
         });
         if (!changed)
-          throw new ConflictError('capability_not_active', `capability ${request.params.name} is ${existing.status}`);
+          throw new Conflict('capability_not_active', `capability ${request.params.name} is ${existing.status}`);
         return view((await getCapability(deps.pool, principal.org_id, request.params.name))!);
       },
     );

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { insertDesign, listDesigns, type DesignRow } from '../../db/designs';
-import { ConflictError } from '../../http/errors';
+import { Conflict } from '../../refusals/refusal';
 import { designSchema, loadShippedDesigns, type Design } from '../../products/design-catalog';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
@@ -52,10 +52,10 @@ export function designRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const principal = principalOf(request);
         const design = request.body;
         if (shipped.some((d) => d.id === design.id)) {
-          throw new ConflictError('design_exists', `design ${design.id} is one Keel ships; choose another id`);
+          throw new Conflict('design_exists', `design ${design.id} is one Keel ships; choose another id`);
         }
         const row = await insertDesign(deps.pool, principal.org_id, design, principal.user_id);
-        if (!row) throw new ConflictError('design_exists', `your org already has a design ${design.id}`);
+        if (!row) throw new Conflict('design_exists', `your org already has a design ${design.id}`);
         return reply.code(201).send(rowView(row));
       },
     );

@@ -7,7 +7,8 @@ import { visibleJob } from '../../jobs/visibility';
 import { streamLagSeconds } from '../../metrics/series';
 import { eventStreamResponse } from '../../http/body-schemas';
 import { acceptsMediaType } from '../../http/accepts-media-type';
-import { AppError, BadRequestError } from '../../http/errors';
+import { AppError } from '../../http/errors';
+import { Invalid } from '../../refusals/refusal';
 import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 
 /** Event sequences are PostgreSQL `integer`s; a larger id names no event and would fail in the database. */
@@ -24,7 +25,7 @@ function lastEventId(header: string | string[] | undefined, query: number | unde
   if (raw === undefined || raw.trim() === '') return query ?? 0;
   const parsed = /^\d+$/.test(raw.trim()) ? LastEventId.safeParse(raw.trim()) : undefined;
   if (!parsed?.success) {
-    throw new BadRequestError('invalid_request', `Last-Event-ID: must be an event sequence, 0 to ${MAX_SEQUENCE}`);
+    throw new Invalid('invalid_request', `Last-Event-ID: must be an event sequence, 0 to ${MAX_SEQUENCE}`);
   }
   return parsed.data;
 }

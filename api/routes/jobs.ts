@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { resolveWorkspacePath } from '../../config/workspace-path';
 import { listJobFiles } from '../../db/files';
 import type { ApiDeps } from '../deps';
-import { NotFoundError } from '../../http/errors';
+import { NotFound } from '../../refusals/refusal';
 import { cancelJob } from '../../jobs/cancel';
 import { pendingInput } from '../../jobs/pending-input';
 import { visibleJob } from '../../jobs/visibility';
@@ -136,9 +136,9 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const target = resolveWorkspacePath(deps.workspaceRoot, job.job_id, request.params['*']);
         const known =
           target.ok && (await listJobFiles(deps.pool, job.job_id)).some((f) => f.path === target.normalized);
-        if (!target.ok || !known) throw new NotFoundError(`file ${request.params['*']}`);
+        if (!target.ok || !known) throw new NotFound(`file ${request.params['*']}`);
         const content = await fs.readFile(target.absolute).catch(() => {
-          throw new NotFoundError(`file ${request.params['*']}`);
+          throw new NotFound(`file ${request.params['*']}`);
         });
         // Bytes: sent as they are, the serializer is not involved.
         return reply.type('application/octet-stream').send(content as never);

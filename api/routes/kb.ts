@@ -12,7 +12,7 @@ import { searchKnowledge } from '../../kb/search';
 import { readableLevels, SensitivitySchema } from '../../kb/sensitivity';
 import { readerOrg } from '../../kb/space';
 import type { ApiDeps } from '../deps';
-import { NotFoundError } from '../../http/errors';
+import { NotFound } from '../../refusals/refusal';
 import { principalOf } from '../plugins/principal';
 import { bytesResponse } from '../../http/body-schemas';
 import { ErrorSchema } from './chat';
@@ -124,7 +124,7 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const principal = principalOf(request);
         const clearance = await clearanceOf(deps.pool, principal);
         const doc = await getDocument(hub, request.params.kh_id, readableLevels(clearance), readerOrg(principal));
-        if (!doc) throw new NotFoundError(`document ${request.params.kh_id}`);
+        if (!doc) throw new NotFound(`document ${request.params.kh_id}`);
         const { body, created_at, updated_at, org_id, ...rest } = doc;
         return {
           ...rest,
@@ -204,7 +204,7 @@ export function kbRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           readableLevels(clearance),
           readerOrg(principal),
         );
-        if (!file) throw new NotFoundError(`hub attachment ${request.query.path}`);
+        if (!file) throw new NotFound(`hub attachment ${request.query.path}`);
         // Attachments are whatever a page held (HTML and SVG included): never let a browser run them as this origin.
         return (
           reply

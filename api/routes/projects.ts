@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createProject, getProject, listProjects, type ProjectRow } from '../../db/projects';
 import type { ApiDeps } from '../deps';
-import { ConflictError, NotFoundError } from '../../http/errors';
+import { Conflict, NotFound } from '../../refusals/refusal';
 import { principalOf } from '../plugins/principal';
 import { orgScope } from '../../jobs/visibility';
 import { ErrorSchema } from './chat';
@@ -48,7 +48,7 @@ export function projectRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const principal = principalOf(request);
         const created = await createProject(deps.pool, { ...request.body, orgId: principal.org_id });
         // Only the caller's own org can have taken it: slugs are per org, so this says nothing about other orgs.
-        if (!created) throw new ConflictError('slug_taken', `project slug ${request.body.slug} is taken in your org`);
+        if (!created) throw new Conflict('slug_taken', `project slug ${request.body.slug} is taken in your org`);
         return reply.code(201).send(view(created));
       },
     );
@@ -63,7 +63,7 @@ export function projectRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         // Slugs are per org: the caller's org's project (an admin's too; another org's slug is another project).
         const row = await getProject(deps.pool, request.params.slug, principal.org_id);
         if (!row) {
-          throw new NotFoundError(`project ${request.params.slug}`);
+          throw new NotFound(`project ${request.params.slug}`);
         }
         return view(row);
       },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createToken, getTokenListing, listTokens, revokeToken, type TokenListing } from '../../db/tokens';
-import { BadRequestError, NotFoundError } from '../../http/errors';
+import { Invalid, NotFound } from '../../refusals/refusal';
 import type { Principal } from '../../jobs/visibility';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
@@ -88,7 +88,7 @@ export function tokenRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           ? new Date(request.body.expires_at)
           : new Date(now + DEFAULT_TOKEN_DAYS * DAY_MS);
         if (expiresAt.getTime() <= now || expiresAt.getTime() > now + MAX_TOKEN_DAYS * DAY_MS) {
-          throw new BadRequestError(
+          throw new Invalid(
             'invalid_request',
             `expires_at: must be in the future and at most ${MAX_TOKEN_DAYS} days away`,
           );
@@ -117,7 +117,7 @@ export function tokenRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request) => {
         const principal = principalOf(request);
         const row = await getTokenListing(deps.pool, request.params.id);
-        if (!row || !mayManage(principal, row)) throw new NotFoundError(`token ${request.params.id}`);
+        if (!row || !mayManage(principal, row)) throw new NotFound(`token ${request.params.id}`);
         return view((await revokeToken(deps.pool, row.token_id))!);
       },
     );

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CURSOR_TIME, pageOf } from '../../db/keyset';
 import { getVertical, listVerticals, type VerticalRow } from '../../db/verticals';
-import { NotFoundError } from '../../http/errors';
+import { NotFound } from '../../refusals/refusal';
 import { admitRequest } from '../admit-request';
 import { startVerticalDiscovery } from '../../jobs/verticals';
 import { canSee, orgScope } from '../../jobs/visibility';
@@ -90,7 +90,7 @@ export function verticalRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const row = await getVertical(deps.pool, request.params.id);
-        if (!row || !canSee(principalOf(request), row.org_id)) throw new NotFoundError(`vertical ${request.params.id}`);
+        if (!row || !canSee(principalOf(request), row.org_id)) throw new NotFound(`vertical ${request.params.id}`);
         return view(row);
       },
     );

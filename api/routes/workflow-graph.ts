@@ -8,7 +8,7 @@ import { ConfigFileError } from '../../config/config-file';
 import { loadScenario } from '../../scenarios/load';
 import { levelSchema, productSchema } from '../../scenarios/schema';
 import type { ApiDeps } from '../deps';
-import { ConflictError, NotFoundError } from '../../http/errors';
+import { Conflict, NotFound } from '../../refusals/refusal';
 import { principalOf } from '../plugins/principal';
 import { visibleWorkflowRef } from '../../jobs/submit';
 import { ErrorSchema } from './chat';
@@ -87,7 +87,7 @@ async function seedGraph(scenario: string): Promise<AgentGraph> {
     return graphFromScenario(await loadScenario(scenario));
   } catch (err) {
     // The workflow's scenario file was removed or broke after the workflow was created.
-    if (err instanceof ConfigFileError) throw new ConflictError('scenario_unavailable', err.publicMessage());
+    if (err instanceof ConfigFileError) throw new Conflict('scenario_unavailable', err.publicMessage());
     throw err;
   }
 }
@@ -152,19 +152,19 @@ export function workflowGraphRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const jobId = request.query.job_id ?? (await findLatestFinishedJob(deps.pool, workflow.workflow_id))?.job_id;
         if (!jobId) {
           if (await findActiveJob(deps.pool, workflow.workflow_id)) {
-            throw new ConflictError('workflow_running', `workflow ${workflow.workflow_id} has not finished a job yet`);
+            throw new Conflict('workflow_running', `workflow ${workflow.workflow_id} has not finished a job yet`);
           }
-          throw new NotFoundError(`run graph of ${workflow.workflow_id}`);
+          throw new NotFound(`run graph of ${workflow.workflow_id}`);
         }
         const job = await findJob(deps.pool, jobId);
         if (!job || job.workflow_id !== workflow.workflow_id)
-          throw new NotFoundError(`job ${jobId} of ${workflow.workflow_id}`);
-        if (!isTerminalStatus(job.status)) throw new ConflictError('job_running', `job ${jobId} has not finished yet`);
+          throw new NotFound(`job ${jobId} of ${workflow.workflow_id}`);
+        if (!isTerminalStatus(job.status)) throw new Conflict('job_running', `job ${jobId} has not finished yet`);
         const archived = await findRunGraph(deps.pool, workflow.workflow_id, jobId);
         if (archived && archived.status !== 'unfinished') return archived;
         // The job archives its graph right after its terminal event; a read in between builds it from the events.
         const built = await archiveRunGraph(deps.pool, jobId);
-        if (!built) throw new NotFoundError(`run graph of ${jobId}`);
+        if (!built) throw new NotFound(`run graph of ${jobId}`);
         return built;
       },
     );

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
 import { workflowState, type WorkflowListRow } from '../../db/workflow-list';
-import { NotFoundError } from '../../http/errors';
+import { NotFound } from '../../refusals/refusal';
 import { principalOf } from '../plugins/principal';
 import { canSee, creatorScope, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
@@ -49,7 +49,7 @@ export async function visibleWorkflow(
 ): Promise<WorkflowListRow> {
   const workflow = await directory.get(workflowId);
   if (!workflow || !canSee(principal, workflow.org_id, workflow.created_by)) {
-    throw new NotFoundError(`workflow ${workflowId}`);
+    throw new NotFound(`workflow ${workflowId}`);
   }
   return workflow;
 }
@@ -103,7 +103,7 @@ export function workflowReadRoutes(directory: WorkflowDirectory): FastifyPluginA
           const workflow = await visibleWorkflow(directory, principalOf(request), request.params.id);
           const hidden = action === 'hide';
           if (!(await directory.setHidden(workflow.workflow_id, hidden))) {
-            throw new NotFoundError(`workflow ${workflow.workflow_id}`);
+            throw new NotFound(`workflow ${workflow.workflow_id}`);
           }
           return { workflow_id: workflow.workflow_id, hidden };
         },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changeUser, userStatus, type applyAdminChange } from '../admin-change';
-import { ConflictError } from '../../http/errors';
+import { Conflict } from '../../refusals/refusal';
 import type { AuthContext } from '../context';
 import { createCredentialUser } from '../credential-users';
 import { requireAdmin } from '../guards';
@@ -96,7 +96,7 @@ export function adminPluginRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
           audit: { actorId: admin.user.id, action: 'create_user' },
         }).catch((err: unknown) => {
           if ((err as { code?: string }).code === '23505') {
-            throw new ConflictError('email_taken', `a user with email ${request.body.email} already exists`);
+            throw new Conflict('email_taken', `a user with email ${request.body.email} already exists`);
           }
           throw err;
         });

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { redirectResponse } from '../../http/body-schemas';
-import { AppError, NotFoundError, BadRequestError, ForbiddenError } from '../../http/errors';
+import { AppError } from '../../http/errors';
+import { Forbidden, Invalid, NotFound } from '../../refusals/refusal';
 import type { AuthContext } from '../context';
 import type { OidcClient } from '../oidc';
 import { userForProviderIdentity } from '../provider-users';
@@ -26,16 +27,16 @@ export function oidcRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
   const returnTo = (requested: string | undefined): string => {
     const fallback = `${env.TRUSTED_ORIGINS[0]}/`;
     if (!requested) return fallback;
-    if (!URL.canParse(requested, fallback)) throw new BadRequestError('invalid_request', 'callbackURL: not a URL');
+    if (!URL.canParse(requested, fallback)) throw new Invalid('invalid_request', 'callbackURL: not a URL');
     const url = new URL(requested, fallback);
     if (!trusted.has(url.origin)) {
-      throw new BadRequestError('invalid_request', `callbackURL: ${url.origin} is not in TRUSTED_ORIGINS`);
+      throw new Invalid('invalid_request', `callbackURL: ${url.origin} is not in TRUSTED_ORIGINS`);
     }
     return url.href;
   };
 
   const client = (idp: string): OidcClient => {
-    if (idp !== env.IDP_ID) throw new NotFoundError(`identity provider ${idp}`);
+    if (idp !== env.IDP_ID) throw new NotFound(`identity provider ${idp}`);
     if (!ctx.oidc) {
       throw new AppError(404, 'oidc_not_configured', 'no identity provider is configured (IDP_ISSUER_URL and friends)');
     }
@@ -91,10 +92,10 @@ export function oidcRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         const pending = readPending(request.cookies[OAUTH_COOKIE], (raw) => request.unsignCookie(raw));
         reply.clearCookie(OAUTH_COOKIE, { domain: cookieOptions.domain, path: cookieOptions.path });
         if (!pending) {
-          throw new BadRequestError('oauth_state_missing', 'no sign-in in progress in this browser: start it again');
+          throw new Invalid('oauth_state_missing', 'no sign-in in progress in this browser: start it again');
         }
         if (request.query.error) {
-          throw new BadRequestError(
+          throw new Invalid(
             'provider_error',
             `${request.query.error}${request.query.error_description ? `: ${request.query.error_description}` : ''}`,
           );
@@ -102,12 +103,12 @@ export function oidcRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         const identity = await oidc.finish(new URL(request.url, env.AUTHLIB_URL), pending).catch((err: unknown) => {
           request.log.warn({ err }, 'OIDC callback refused');
           if (isProtocolError(err)) {
-            throw new BadRequestError('oauth_failed', `sign-in could not be completed: ${(err as Error).message}`);
+            throw new Invalid('oauth_failed', `sign-in could not be completed: ${(err as Error).message}`);
           }
           throw new AppError(502, 'provider_unreachable', 'the identity provider could not be reached; retry');
         });
         if (!identity.email) {
-          throw new BadRequestError('email_required', 'the identity provider did not share an email address');
+          throw new Invalid('email_required', 'the identity provider did not share an email address');
         }
         const user = await userForProviderIdentity(ctx.pool, ctx.tables, {
           providerId: env.IDP_ID,
@@ -116,7 +117,7 @@ export function oidcRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         });
         if (user.banned) {
           if (env.BANNED_REDIRECT_URL) return reply.redirect(env.BANNED_REDIRECT_URL, 302);
-          throw new ForbiddenError(
+          throw new Forbidden(
             user.banReason === 'pending_approval' ? 'pending_approval' : 'account_disabled',
             'this account is not approved or is disabled',
           );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { RateLimitedError, ForbiddenError, UnauthenticatedError } from '../../http/errors';
+import { UnauthenticatedError } from '../../http/errors';
+import { Forbidden, RateLimited } from '../../refusals/refusal';
 import type { AuthContext } from '../context';
 import { PASSWORD_MAX, verifyAgainstNothing, verifyPassword } from '../password';
 import { findCredential } from '../../db/users';
@@ -21,7 +22,7 @@ export function passwordRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         // The attempt is spent before the body is even read, so malformed attempts count too.
         onRequest: async (request) => {
           const decision = await ctx.signInLimiter.consume(request.ip);
-          if (!decision.allowed) throw new RateLimitedError('password sign-in', decision.retryAfterMs);
+          if (!decision.allowed) throw new RateLimited('password sign-in', decision.retryAfterMs);
         },
         schema: {
           body: SignInEmailSchema,
@@ -46,7 +47,7 @@ export function passwordRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         }
         if (credential.user.banned) {
           const pending = credential.user.banReason === 'pending_approval';
-          throw new ForbiddenError(
+          throw new Forbidden(
             pending ? 'pending_approval' : 'account_disabled',
             pending ? 'this account waits for an admin to approve it' : 'this account is disabled',
           );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NotFoundError, ForbiddenError, OverBudgetError, UnauthenticatedError } from '../../http/errors';
+import { UnauthenticatedError } from '../../http/errors';
+import { Forbidden, NotFound, OverBudget } from '../../refusals/refusal';
 import { readBudgetState } from '../../jobs/budget';
 import type { AuthContext } from '../context';
 import { BudgetSchema, ErrorSchema } from './schemas';
@@ -54,8 +55,7 @@ export function preflightRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
             [query.job],
           );
           const job = rows[0];
-          if (!job || (query.workflow && job.workflow_id !== query.workflow))
-            throw new NotFoundError(`job ${query.job}`);
+          if (!job || (query.workflow && job.workflow_id !== query.workflow)) throw new NotFound(`job ${query.job}`);
           owner = job.created_by;
         }
         if (query.workflow) {
@@ -63,20 +63,19 @@ export function preflightRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
             `SELECT created_by FROM ${ctx.ledger.workflows} WHERE workflow_id = $1`,
             [query.workflow],
           );
-          if (!rows[0]) throw new NotFoundError(`workflow ${query.workflow}`);
+          if (!rows[0]) throw new NotFound(`workflow ${query.workflow}`);
           // A job's own creator decides when both are named: the caller submitted it into this workflow.
           owner ??= rows[0].created_by;
         }
         if (owner !== undefined && user.role !== 'admin' && owner !== user.id) {
-          throw new ForbiddenError('not_owner', 'the workflow or job belongs to another user');
+          throw new Forbidden('not_owner', 'the workflow or job belongs to another user');
         }
 
         let budget = null;
         if (checkBudget) {
           const state = await readBudgetState(ctx.pool, ctx.budgets, user.id, ctx.now());
           if (!state) throw new UnauthenticatedError();
-          if (state.budget.overBudget)
-            throw new OverBudgetError(state.budget.spentCents, state.budget.budgetCents ?? 0);
+          if (state.budget.overBudget) throw new OverBudget(state.budget.spentCents, state.budget.budgetCents ?? 0);
           budget = state.budget;
         }
         return {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { createBaseApp, noSuchRoute } from '../../http/base-app';
-import { AppError, handleError } from '../../http/errors';
+import { AppError, handleError, httpAnswer } from '../../http/errors';
 import { instrumentHttp } from '../../metrics/http';
 import type { ApiInfo } from '../../http/openapi';
 import type { ConsoleConfig } from './config';
@@ -113,8 +113,9 @@ async function refuseCrossOrigin(request: FastifyRequest): Promise<void> {
 function consoleErrorHandler(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (request.routeOptions.config?.consolePage) {
     const unreachable = err instanceof UpstreamUnreachableError;
-    const status = err instanceof AppError ? err.statusCode : 500;
-    if (!(err instanceof AppError)) request.log.error({ err }, 'page failed');
+    const answer = httpAnswer(err);
+    const status = answer?.status ?? 500;
+    if (!answer) request.log.error({ err }, 'page failed');
     else if (unreachable) request.log.warn({ code: err.networkCode, upstream: err.upstream }, err.message);
     return reply
       .code(status)
@@ -123,8 +124,8 @@ function consoleErrorHandler(err: FastifyError | Error, request: FastifyRequest,
         errorPage({
           status,
           title: unreachable ? `The ${err.upstream} is unreachable` : 'The console could not open this page',
-          code: unreachable ? err.networkCode : err instanceof AppError ? err.code : 'internal',
-          message: err instanceof AppError ? err.message : 'internal error',
+          code: unreachable ? err.networkCode : (answer?.code ?? 'internal'),
+          message: answer?.message ?? 'internal error',
         }),
       );
   }

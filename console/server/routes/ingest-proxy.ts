@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, NotFoundError } from '../../../http/errors';
+import { AppError } from '../../../http/errors';
+import { NotFound } from '../../../refusals/refusal';
 import { preflight, type PreflightQuery, type SessionUser } from '../preflight';
 import { ingestHeaders, pathAfter, proxiedResponses, rawBody, relay } from '../proxy';
 import type { Upstream, UpstreamResponse } from '../upstream';
@@ -102,7 +103,7 @@ export function ingestProxyRoutes(identity: Upstream, ingest: Upstream, token: s
           throw new AppError(400, 'invalid_request', 'path: dot segments and encoded slashes are not accepted');
         }
         // The chat system's callbacks are signed by the chat system, never sent by a browser.
-        if (segments[0] === 'chatapp') throw new NotFoundError(`route ${request.method} ${PREFIX}${path}`);
+        if (segments[0] === 'chatapp') throw new NotFound(`route ${request.method} ${PREFIX}${path}`);
 
         let body = rawBody(request);
         const json = jsonOf(body);

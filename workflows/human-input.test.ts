@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/workflow';
+import type { ApplicationFailure } from '@temporalio/workflow';
 import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, type Interrupt } from './definitions';
 import { answerRefusal, PendingInput } from './human-input';
 

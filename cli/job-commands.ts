@@ -1,8 +1,8 @@
 // `keel jobs`, `keel watch`, `keel cancel`, `keel answer`, `keel approve`: the job commands that work on jobs by id.
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import type { EventEnvelope } from '../events/envelope';
 import { isTerminalKind } from '../events/kinds';
+import { parseEvent, type KnownEvent } from '../events/known-event';
 import {
   cancelJob,
   decideApproval,
@@ -109,10 +109,10 @@ export async function runAnswer(target: ApiTarget, args: string[]): Promise<numb
     throw new UsageError(`job ${jobId} is ${job.status}: there is nothing to answer`);
   }
   const ask = values.call ? undefined : await pendingQuestion(target, jobId);
-  const callId = values.call ?? (ask ? String(ask.payload.call_id) : undefined);
+  const callId = values.call ?? ask?.payload.call_id;
   if (!callId) throw new UsageError(`job ${jobId} asked no question (is it waiting for an approval? keel approve)`);
   let answer = words.join(' ').trim();
-  if (!answer) answer = await readAnswer(ask ? String(ask.payload.question) : undefined);
+  if (!answer) answer = await readAnswer(ask?.payload.question);
   if (!answer) throw new UsageError('keel answer needs an answer: as text after the job id, or on stdin');
   await resumeJob(target, jobId, callId, answer);
   console.log(`answered job ${jobId}`);
@@ -123,10 +123,13 @@ export async function runAnswer(target: ApiTarget, args: string[]): Promise<numb
  * The job's latest ask_user. A paused job writes nothing more until answered, so its stored events arrive at once and
  * a pause in the stream means they are all read.
  */
-async function pendingQuestion(target: ApiTarget, jobId: string): Promise<EventEnvelope | undefined> {
+/** The question a paused job waits on, as its stream carries it. */
+type AskUserEvent = Extract<KnownEvent, { kind: 'ask_user' }>;
+
+async function pendingQuestion(target: ApiTarget, jobId: string): Promise<AskUserEvent | undefined> {
   const stop = new AbortController();
   const events = streamJobEvents({ ...target, jobId, signal: stop.signal })[Symbol.asyncIterator]();
-  let ask: EventEnvelope | undefined;
+  let ask: AskUserEvent | undefined;
   try {
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
@@ -134,7 +137,8 @@ async function pendingQuestion(target: ApiTarget, jobId: string): Promise<EventE
       const next = await Promise.race([events.next(), quiet]);
       clearTimeout(timer);
       if (next === 'quiet' || next.done) return ask;
-      if (next.value.kind === 'ask_user') ask = next.value;
+      const event = parseEvent(next.value);
+      if (event.known && event.kind === 'ask_user') ask = event;
       if (isTerminalKind(next.value.kind)) return undefined;
     }
   } finally {

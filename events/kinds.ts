@@ -1,4 +1,10 @@
-/** Every event kind the spec names, by group. The catalog grows; consumers tolerate unknown kinds. */
+import type { EventKind } from './payloads';
+
+/**
+ * Every event kind Keel emits, by group. The kinds are those of the payload catalog (EVENT_PAYLOADS): a group naming a
+ * kind without a contract does not compile, nor does a contract whose kind is in no group (below). The catalog grows;
+ * consumers tolerate unknown kinds.
+ */
 export const EVENT_KIND_GROUPS = {
   lifecycle: [
     'node_started',
@@ -46,9 +52,13 @@ export const EVENT_KIND_GROUPS = {
     'capability_acquired',
   ],
   confirmations: ['template_selected', 'template_scaffolded', 'design_selected', 'design_applied'],
-} as const;
+} as const satisfies Record<string, readonly EventKind[]>;
 
 export type KnownEventKind = (typeof EVENT_KIND_GROUPS)[keyof typeof EVENT_KIND_GROUPS][number];
+
+/** Compiles only while every kind of the catalog is in a group. */
+const everyKindGrouped: [Exclude<EventKind, KnownEventKind>] extends [never] ? true : never = true;
+void everyKindGrouped;
 
 export const TERMINAL_KINDS: ReadonlySet<string> = new Set(['final', 'error']);
 

@@ -48,6 +48,7 @@ import {
   type ResumeInput,
 } from './human-input';
 import { markRunningOnceRecorded } from './job-recorded';
+import { decideGate } from './gate';
 import { runLevel } from './level';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
@@ -313,33 +314,44 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         // A result the verifier passed is reviewed by the review leads; a blocking finding fails it like a verdict.
         const reviewed = verified && verified.verdict !== 'fail' ? await review(executed, feedback) : undefined;
         const blocked = reviewed?.failed;
+        const issuer = issuerIndex >= 0 ? levels.find((l) => l.role === results[issuerIndex]!.role) : undefined;
+        const outcome = decideGate({
+          check: built.ok
+            ? {
+                by: 'verifier',
+                levelId: levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!),
+                verdict: verified!.verdict,
+                deltas: verified!.deltas,
+                ...(blocked ? { blocked: { levelId: blocked.levelId, deltas: blocked.result.deltas } } : {}),
+              }
+            : { by: 'build', levelId: built.levelId, deltas: built.deltas },
+          retries,
+          maxRetries: MAX_SAME_LEVEL_RETRIES,
+          escalated,
+          hasIssuer: issuer !== undefined,
+        });
         const gate = {
-          level_id: blocked
-            ? blocked.levelId
-            : built.ok
-              ? levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!)
-              : built.levelId,
+          level_id: outcome.levelId,
           attempt: verifications,
           ...(blocked ? { reviewer: blocked.result.role } : {}),
         };
-        if (verified && reviewed && !blocked) {
+        if (outcome.decision === 'pass') {
           await emit(JOB_ROLE, 'gate_decision', {
             ...gate,
             decision: 'pass',
-            verdict: verified.verdict ?? 'unknown',
-            ...(reviewed.passed.length > 0 ? { reviewed_by: reviewed.passed.map((r) => r.role) } : {}),
+            verdict: verified!.verdict ?? 'unknown',
+            ...(reviewed!.passed.length > 0 ? { reviewed_by: reviewed!.passed.map((r) => r.role) } : {}),
           });
-          results.push(executed, verified, ...reviewed.passed);
+          results.push(executed, verified!, ...reviewed!.passed);
           break;
         }
-        deltas = blocked ? blocked.result.deltas : verified ? verified.deltas : built.ok ? [] : built.deltas;
-        if (retries < MAX_SAME_LEVEL_RETRIES) {
+        deltas = outcome.deltas;
+        if (outcome.decision === 'retry') {
           retries += 1;
           await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'retry', to: level.role, deltas });
           continue;
         }
-        const issuer = issuerIndex >= 0 ? levels.find((l) => l.role === results[issuerIndex]!.role) : undefined;
-        if (escalated || !issuer) {
+        if (outcome.decision === 'fail') {
           await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'fail', deltas });
           throw ApplicationFailure.create({
             type: VERIFICATION_FAILED,
@@ -349,9 +361,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         }
         escalated = true;
         retries = 0;
-        await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'escalate', to: issuer.role, deltas });
+        await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'escalate', to: issuer!.role, deltas });
         const reissued = await runChild(
-          issuer,
+          issuer!,
           contextOf([{ role: 'L3.verifier (deltas)', output: deltas.map((d) => `- ${d}`).join('\n') }]),
         );
         results[issuerIndex] = reissued;

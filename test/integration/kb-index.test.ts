@@ -4,6 +4,7 @@ import { indexAll, indexPaths } from '../../kb/indexer';
 import { khIdFor } from '../../kb/kh-id';
 import { reembedIndex } from '../../kb/reembed';
 import { createKbFixture, hubDoc, type KbFixture } from './kb-fixture';
+import { asAnswered } from './answered';
 
 const DEPLOY = khIdFor('hub:guides/deploy.md');
 const SLACK = khIdFor('slack:C1:2024-05-01');
@@ -191,7 +192,7 @@ describe('the re-embed guard', () => {
 
   it('refuses another embedder while the index holds vectors, until reembed rebuilds them', async () => {
     const switched = await kb.reopen(renamed);
-    await expect(switched.ready()).rejects.toMatchObject({
+    await expect(asAnswered(switched.ready())).rejects.toMatchObject({
       statusCode: 409,
       code: 'reembed_required',
       message: expect.stringMatching(

@@ -8,6 +8,7 @@ import { KEEL_STATUS } from '../../pure/search-attributes';
 import type { JobInput, JobResult } from '../../workflows/definitions';
 import { eventually } from './eventually';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { asAnswered } from './answered';
 
 /*
  * The submission starts the job's workflow inside its database transaction, so a process that dies between the start
@@ -137,7 +138,7 @@ test('rows the database refuses after the start went out: 503, nothing stored, a
     { type: 'runJob', args: [input] },
     keel.app.log,
   );
-  await expect(submission).rejects.toMatchObject({ statusCode: 503, code: 'database_unavailable' });
+  await expect(asAnswered(submission)).rejects.toMatchObject({ statusCode: 503, code: 'database_unavailable' });
   const described = await temporal.client.workflow.getHandle(jobId).describe();
   expect(described.status.name).toBe('TERMINATED');
   expect(await findJob(infra.db.pool, jobId)).toBeUndefined();

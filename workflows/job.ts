@@ -18,7 +18,6 @@ import type { Activities } from '../activities';
 import { failureChain } from '../pure/failure-chain';
 import { withoutServerPaths } from '../pure/server-paths';
 import { jobSummary } from '../pure/job-summary';
-import { strongestRung } from '../pure/rungs';
 import { NOT_RECORDED_STATUS } from '../pure/job-record';
 import { KEEL_KIND, KEEL_STATUS } from '../pure/search-attributes';
 import {
@@ -32,23 +31,17 @@ import {
   levelWorkflowId,
   VERIFICATION_FAILED,
   type JobInput,
-  type JobProgress,
   type JobResult,
+  type LevelInput,
   type LevelResult,
 } from './definitions';
 import { ACTIVITY_RETRY } from './activity-retry';
-import { createEmitter } from './emit';
+import { createEmitter, type Emit } from './emit';
 import { classifyIntent, type Intent } from './intents';
-import {
-  appendPromptUpdate,
-  interruptsQuery,
-  PendingInput,
-  resumeUpdate,
-  type AppendedPrompt,
-  type ResumeInput,
-} from './human-input';
+import { appendPromptUpdate, interruptsQuery, resumeUpdate, type ResumeInput } from './human-input';
 import { markRunningOnceRecorded } from './job-recorded';
 import { decideGate } from './gate';
+import { JobState, type EarlierOutput } from './job-state';
 import { runLevel } from './level';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
@@ -71,6 +64,19 @@ export const MAX_SAME_LEVEL_RETRIES = 3;
 /** The first scenario when the job names none. */
 export const DEFAULT_SCENARIO = 'build';
 
+/** One job's run: what its steps below share. */
+interface JobRun {
+  input: JobInput;
+  jobId: string;
+  emit: Emit;
+  /** The status writes, scenario loads and run-graph archive: local activities since LOCAL_BOOKKEEPING_PATCH. */
+  book: typeof bookkeepingActivities;
+  /** COMPACT_HISTORY_PATCH: each level appends the team lead's handoff itself. */
+  compact: boolean;
+  product: ReturnType<typeof productBuildFor>;
+  state: JobState;
+}
+
 /**
  * A job: runs its scenario's levels as child workflows, sends failed verifications back to the executor
  * (then to the L2 level that issued the task), follows `chain:` to a follow-up scenario, pauses for people
@@ -82,30 +88,52 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const { job_id: jobId } = input.ids;
   const emit = createEmitter(input.ids, jobId);
   // Decided before the first command, so a job recorded before the patch replays its activities as they ran.
-  const { markJobStatus, loadScenario, archiveRunGraph } = patched(LOCAL_BOOKKEEPING_PATCH)
-    ? bookkeepingLocalActivities
-    : bookkeepingActivities;
+  const book = patched(LOCAL_BOOKKEEPING_PATCH) ? bookkeepingLocalActivities : bookkeepingActivities;
   const compact = patched(COMPACT_HISTORY_PATCH);
-  const progress: JobProgress = { status: 'running', finishedLevels: [], createdFiles: [] };
-  const pending = new PendingInput(jobId);
-  const attempts = new Map<string, number>();
-  const levelRuns = () => [...attempts.values()].reduce((sum, n) => sum + n, 0);
-  const results: LevelResult[] = [];
-  let spentUsd = 0;
-  /** Tokens of every level run, retried and escalated ones included, like spentUsd. */
-  const tokens = { reasoning: 0, prompt: 0, completion: 0 };
-  let verifications = 0;
-  let previousRole: string | undefined;
-  /** Follow-up prompts, oldest first; the first `seenFollowUps` of them have been in some level's context. */
-  const followUps: AppendedPrompt[] = [];
-  let seenFollowUps = 0;
-  /** Set when no level will run any more: from then on a follow-up is refused (the API starts a new job). */
-  let closing = false;
-  const product = productBuildFor(input, emit);
-  /** Set when a person declined a product build at a gate: the job ends with `final` saying so, building nothing. */
-  let refusal: string | undefined;
-  let release: { url?: string; note: string } | undefined;
+  const state = new JobState(jobId);
+  const run: JobRun = { input, jobId, emit, book, compact, product: productBuildFor(input, emit), state };
+  wireHandlers(run);
+  try {
+    // Inside the try: a job cancelled before a worker took it is cancelled here, and still ends with its error event.
+    if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs, compact))) {
+      upsertSearchAttributes([{ key: KEEL_STATUS, value: NOT_RECORDED_STATUS }]);
+      return { status: NOT_RECORDED_STATUS, summary: 'the submission was never recorded', createdFiles: [] };
+    }
+    upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
 
+    // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.
+    const intent = classifyIntent(input.prompt);
+    if (intent.kind !== 'llm') {
+      state.results.push(await runChild(run, { role: JOB_ROLE, prompt: '', deterministic: true }, [], { intent }));
+    }
+    const chain = { previous: undefined as string | undefined };
+    const firstScenario = input.graph ?? (intent.kind === 'llm' ? firstScenarioName(input) : undefined);
+    if (firstScenario) await runChain(run, chain, firstScenario);
+    // A follow-up that arrived after the last level started has not been acted on: run the job's scenario again.
+    while (!state.refusal && state.hasUnseenFollowUps()) {
+      const unseen = state.followUps.slice(state.seenFollowUps).map((f) => f.prompt_id);
+      await runChain(run, chain, input.graph ?? input.scenario ?? DEFAULT_SCENARIO, unseen);
+    }
+    // No await between the check above and this line, so no follow-up can slip in unseen. A follow-up accepted just
+    // before still emits its prompt_appended, which must come before the terminal event.
+    state.closing = true;
+    await condition(allHandlersFinished);
+    return await finishJob(run, intent);
+  } catch (err) {
+    return await failJob(run, err);
+  }
+}
+
+/** `#build` asks for a product build unless the job names a scenario other than the default. */
+function firstScenarioName(input: JobInput): string {
+  return wantsProductBuild(input.prompt) && (input.scenario ?? DEFAULT_SCENARIO) === DEFAULT_SCENARIO
+    ? PRODUCT_SCENARIO
+    : (input.scenario ?? DEFAULT_SCENARIO);
+}
+
+/** The job's query, signals and updates, wired to its state. */
+function wireHandlers({ jobId, emit, state }: JobRun): void {
+  const { progress, pending } = state;
   setHandler(jobProgressQuery, () => progress);
   // Questions only, as the query promises: an approval or a human task is pending here too, but is not answered
   // through the resume Update (GET /v1/jobs/:id and team chat read this list).
@@ -143,11 +171,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       },
     },
   );
-
   setHandler(
     appendPromptUpdate,
     async (appended) => {
-      followUps.push(appended);
+      state.followUps.push(appended);
       await emit(JOB_ROLE, 'prompt_appended', {
         prompt_id: appended.prompt_id,
         preview: appended.prompt.slice(0, 200),
@@ -156,7 +183,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     },
     {
       validator: (_appended) => {
-        if (closing) {
+        if (state.closing) {
           throw ApplicationFailure.create({
             type: JOB_CLOSING,
             message: `job ${jobId} has run its last level and cannot take a follow-up`,
@@ -165,347 +192,361 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       },
     },
   );
+}
 
-  /** Runs one level as a child workflow and accounts for its cost against the job's budget. */
-  async function runChild(
-    level: ScenarioLevel,
-    context: Array<{ role: string; output: string }>,
-    extra: { verifyAttempt?: number; intent?: Exclude<Intent, { kind: 'llm' }>; review?: boolean } = {},
-  ): Promise<LevelResult> {
-    // `context` holds every follow-up so far (nothing awaited since it was built); a level composed in code does not
-    // act on them, so only a model-backed level counts as having seen them.
-    if (!level.deterministic) seenFollowUps = followUps.length;
-    const attempt = (attempts.get(level.role) ?? 0) + 1;
-    attempts.set(level.role, attempt);
-    progress.currentLevel = level.role;
-    // Shown on the job's page in the Temporal UI while it runs ("Current details").
-    setCurrentDetails(`Running **${level.role}**${attempt > 1 ? `, attempt ${attempt}` : ''}`);
-    const handoff = previousRole ? { role: JOB_ROLE, from: previousRole, to: level.role, attempt } : undefined;
-    if (handoff && !compact) await emit(JOB_ROLE, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt });
-    previousRole = level.role;
-    const child = executeChild(runLevel, {
-      workflowId: levelWorkflowId(jobId, level.role, attempt),
-      typedSearchAttributes: workflowInfo().typedSearchAttributes.updateCopy([
-        { key: KEEL_STATUS, value: null },
-        { key: KEEL_KIND, value: 'level' },
-      ]),
-      staticSummary: `${level.role}${attempt > 1 ? ` · attempt ${attempt}` : ''}`,
-      memo: { role: level.role, job_id: jobId, attempt },
-      args: [
-        {
-          ids: input.ids,
-          role: level.role,
-          attempt,
-          level,
-          request: input.prompt,
-          context,
-          modelTier: input.modelTier,
-          verifyAttempt: extra.verifyAttempt,
-          ...(extra.review ? { review: true } : {}),
-          budgetRemainingUsd: input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - spentUsd) : undefined,
-          heartbeatEveryMs: input.heartbeatEveryMs,
-          intent: extra.intent,
-          ...(handoff && compact ? { handoff } : {}),
-        },
-      ],
+/** How a level run differs from a plain one. */
+interface ChildExtra {
+  verifyAttempt?: number;
+  intent?: Exclude<Intent, { kind: 'llm' }>;
+  review?: boolean;
+}
+
+/** Runs one level as a child workflow and accounts for its cost against the job's budget. */
+async function runChild(
+  run: JobRun,
+  level: ScenarioLevel,
+  context: EarlierOutput[],
+  extra: ChildExtra = {},
+): Promise<LevelResult> {
+  const { input, jobId, emit, state } = run;
+  // `context` holds every follow-up so far (nothing awaited since it was built); a level composed in code does not
+  // act on them, so only a model-backed level counts as having seen them.
+  if (!level.deterministic) state.seenFollowUps = state.followUps.length;
+  const attempt = state.nextAttempt(level.role);
+  state.progress.currentLevel = level.role;
+  // Shown on the job's page in the Temporal UI while it runs ("Current details").
+  setCurrentDetails(`Running **${level.role}**${attempt > 1 ? `, attempt ${attempt}` : ''}`);
+  const previous = state.previousRole;
+  const handoff = previous ? { role: JOB_ROLE, from: previous, to: level.role, attempt } : undefined;
+  if (handoff && !run.compact) await emit(JOB_ROLE, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt });
+  state.previousRole = level.role;
+  let result: LevelResult;
+  try {
+    result = await executeChild(runLevel, levelChildOptions(run, level, attempt, context, extra, handoff));
+  } catch (err) {
+    // A level that stopped itself for budget reports what it spent in the failure's details.
+    const overrun = failureOfType(err, BUDGET_EXCEEDED);
+    if (overrun) {
+      state.spentUsd += Number((overrun.details as unknown[] | undefined)?.[0] ?? 0);
+      await emit(JOB_ROLE, 'budget_exceeded', { total_usd: state.spentUsd, limit_usd: input.budgetUsd ?? null });
+    }
+    throw err;
+  }
+  state.account(level.role, result);
+  if (result.costUsd > 0 || input.budgetUsd !== undefined) {
+    await emit(JOB_ROLE, 'budget_consumed', {
+      level_id: levelWorkflowId(jobId, level.role, attempt),
+      level_cost_usd: result.costUsd,
+      total_usd: state.spentUsd,
+      limit_usd: input.budgetUsd ?? null,
     });
-    let result: LevelResult;
-    try {
-      result = await child;
-    } catch (err) {
-      // A level that stopped itself for budget reports what it spent in the failure's details.
-      const overrun = failureOfType(err, BUDGET_EXCEEDED);
-      if (overrun) {
-        spentUsd += Number((overrun.details as unknown[] | undefined)?.[0] ?? 0);
-        await emit(JOB_ROLE, 'budget_exceeded', { total_usd: spentUsd, limit_usd: input.budgetUsd ?? null });
-      }
-      throw err;
-    }
-    spentUsd += result.costUsd;
-    tokens.reasoning += result.reasoningTokens;
-    tokens.prompt += result.promptTokens ?? 0;
-    tokens.completion += result.completionTokens ?? 0;
-    progress.finishedLevels.push(level.role);
-    for (const file of result.createdFiles) if (!progress.createdFiles.includes(file)) progress.createdFiles.push(file);
-    if (result.costUsd > 0 || input.budgetUsd !== undefined) {
-      await emit(JOB_ROLE, 'budget_consumed', {
-        level_id: levelWorkflowId(jobId, level.role, attempt),
-        level_cost_usd: result.costUsd,
-        total_usd: spentUsd,
-        limit_usd: input.budgetUsd ?? null,
+  }
+  if (input.budgetUsd !== undefined && state.spentUsd > input.budgetUsd) {
+    await emit(JOB_ROLE, 'budget_exceeded', { total_usd: state.spentUsd, limit_usd: input.budgetUsd });
+    throw ApplicationFailure.create({
+      type: BUDGET_EXCEEDED,
+      message: `the job spent $${state.spentUsd.toFixed(4)}, past its $${input.budgetUsd.toFixed(4)} budget`,
+      nonRetryable: true,
+    });
+  }
+  return result;
+}
+
+/** The child workflow of one level run: a readable id, its search attributes and summary, and its input. */
+function levelChildOptions(
+  { input, jobId, state, compact }: JobRun,
+  level: ScenarioLevel,
+  attempt: number,
+  context: EarlierOutput[],
+  extra: ChildExtra,
+  handoff: { role: string; from: string; to: string; attempt: number } | undefined,
+) {
+  return {
+    workflowId: levelWorkflowId(jobId, level.role, attempt),
+    typedSearchAttributes: workflowInfo().typedSearchAttributes.updateCopy([
+      { key: KEEL_STATUS, value: null },
+      { key: KEEL_KIND, value: 'level' },
+    ]),
+    staticSummary: `${level.role}${attempt > 1 ? ` · attempt ${attempt}` : ''}`,
+    memo: { role: level.role, job_id: jobId, attempt },
+    args: [
+      {
+        ids: input.ids,
+        role: level.role,
+        attempt,
+        level,
+        request: input.prompt,
+        context,
+        modelTier: input.modelTier,
+        verifyAttempt: extra.verifyAttempt,
+        ...(extra.review ? { review: true } : {}),
+        budgetRemainingUsd: input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - state.spentUsd) : undefined,
+        heartbeatEveryMs: input.heartbeatEveryMs,
+        intent: extra.intent,
+        ...(handoff && compact ? { handoff } : {}),
+      },
+    ] as [LevelInput],
+  };
+}
+
+/** Runs a scenario and the chain that follows it; `first` is the workflow's graph or a scenario file's name. */
+async function runChain(
+  run: JobRun,
+  chain: { previous: string | undefined },
+  first: Scenario | string,
+  followUpIds: string[] = [],
+): Promise<void> {
+  const { emit, state, book, product } = run;
+  let scenario: Scenario = typeof first === 'string' ? await book.loadScenario({ name: first }) : first;
+  for (;;) {
+    if (chain.previous) {
+      await emit(JOB_ROLE, 'scenario_chained', {
+        from: chain.previous,
+        to: scenario.name,
+        ...(followUpIds.length > 0 ? { follow_up_prompts: followUpIds } : {}),
       });
+      followUpIds = [];
     }
-    if (input.budgetUsd !== undefined && spentUsd > input.budgetUsd) {
-      await emit(JOB_ROLE, 'budget_exceeded', { total_usd: spentUsd, limit_usd: input.budgetUsd });
+    state.progress.scenario = scenario.name;
+    await emit(JOB_ROLE, 'scenario_started', { scenario: scenario.name, levels: scenario.levels.map((l) => l.role) });
+    if (scenario.product && !state.refusal) await prepareProduct(run, scenario);
+    if (state.refusal) {
+      await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
+      return;
+    }
+    await runScenario(run, scenario);
+    if (scenario.product) state.release = await product.after(scenario);
+    await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
+    chain.previous = scenario.name;
+    if (!scenario.chain) return;
+    scenario = await book.loadScenario({ name: scenario.chain.scenario });
+  }
+}
+
+/** A product scenario's template and design, before its levels run; a person may decline the build here. */
+async function prepareProduct({ product, state }: JobRun, scenario: Scenario): Promise<void> {
+  const prepared = await product.before(scenario);
+  if (prepared.refused !== undefined) {
+    state.refusal = prepared.refused;
+    return;
+  }
+  state.results.push({
+    role: prepared.context.role,
+    ok: true,
+    output: prepared.context.output,
+    deltas: [],
+    createdFiles: prepared.files,
+    costUsd: 0,
+    reasoningTokens: 0,
+  });
+  state.addFiles(prepared.files);
+}
+
+/**
+ * Runs a scenario's levels in order. An executor followed by a verifier is a loop: a failed verification
+ * sends the deltas back to the executor up to MAX_SAME_LEVEL_RETRIES times, then once to the L2 level that
+ * issued the task, then fails the job.
+ */
+async function runScenario(run: JobRun, scenario: Scenario): Promise<void> {
+  const levels = scenario.levels;
+  // The scenario's review leads, in its order; they review every result the verifier passes.
+  const leads = levels.filter((l) => isReviewLead(l.role) && !l.deterministic);
+  const reviewers = leads.length > 0 && patched(REVIEW_LEADS_PATCH) ? leads : [];
+  for (let i = 0; i < levels.length; i += 1) {
+    const level = levels[i]!;
+    const verifier = levels[i + 1];
+    if (!level.role.startsWith('L4.') || !verifier?.role.startsWith('L3.')) {
+      run.state.results.push(await runChild(run, level, run.state.contextOf()));
+      continue;
+    }
+    await executeAndVerify(run, scenario, { executor: level, verifier, reviewers });
+    i += 1;
+  }
+}
+
+/** An executor, the verifier after it, and the review leads of its scenario. */
+interface VerifiedPair {
+  executor: ScenarioLevel;
+  verifier: ScenarioLevel;
+  reviewers: ScenarioLevel[];
+}
+
+/** The verification loop of one executor: retry, escalate to the issuing L2 level, or fail, as the gate decides. */
+async function executeAndVerify(run: JobRun, scenario: Scenario, pair: VerifiedPair): Promise<void> {
+  const { jobId, emit, state } = run;
+  const levels = scenario.levels;
+  const issuerIndex = state.results.map((r) => r.role).findLastIndex((role) => role.startsWith('L2.'));
+  let retries = 0;
+  let escalated = false;
+  let deltas: string[] = [];
+  for (;;) {
+    const { executed, built, verified, reviewed } = await attempt(run, scenario, pair, deltas);
+    const blocked = reviewed?.failed;
+    const issuer = issuerIndex >= 0 ? levels.find((l) => l.role === state.results[issuerIndex]!.role) : undefined;
+    const outcome = decideGate({
+      check: built.ok
+        ? {
+            by: 'verifier',
+            levelId: levelWorkflowId(jobId, pair.verifier.role, state.attemptOf(pair.verifier.role)),
+            verdict: verified!.verdict,
+            deltas: verified!.deltas,
+            ...(blocked ? { blocked: { levelId: blocked.levelId, deltas: blocked.result.deltas } } : {}),
+          }
+        : { by: 'build', levelId: built.levelId, deltas: built.deltas },
+      retries,
+      maxRetries: MAX_SAME_LEVEL_RETRIES,
+      escalated,
+      hasIssuer: issuer !== undefined,
+    });
+    const gate = {
+      level_id: outcome.levelId,
+      attempt: state.verifications,
+      ...(blocked ? { reviewer: blocked.result.role } : {}),
+    };
+    if (outcome.decision === 'pass') {
+      await emit(JOB_ROLE, 'gate_decision', {
+        ...gate,
+        decision: 'pass',
+        verdict: verified!.verdict ?? 'unknown',
+        ...(reviewed!.passed.length > 0 ? { reviewed_by: reviewed!.passed.map((r) => r.role) } : {}),
+      });
+      state.results.push(executed, verified!, ...reviewed!.passed);
+      return;
+    }
+    deltas = outcome.deltas;
+    if (outcome.decision === 'retry') {
+      retries += 1;
+      await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'retry', to: pair.executor.role, deltas });
+      continue;
+    }
+    if (outcome.decision === 'fail') {
+      await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'fail', deltas });
       throw ApplicationFailure.create({
-        type: BUDGET_EXCEEDED,
-        message: `the job spent $${spentUsd.toFixed(4)}, past its $${input.budgetUsd.toFixed(4)} budget`,
+        type: VERIFICATION_FAILED,
+        message: `verification still failing after ${state.verifications} attempts: ${deltas.join('; ')}`,
         nonRetryable: true,
       });
     }
-    return result;
+    escalated = true;
+    retries = 0;
+    await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'escalate', to: issuer!.role, deltas });
+    state.results[issuerIndex] = await runChild(run, issuer!, state.contextOf([deltasAsContext(deltas)]));
+    deltas = [];
   }
+}
 
-  /** What a level is told happened before it: earlier outputs, then the user's follow-ups so far. */
-  const contextOf = (extra: Array<{ role: string; output: string }> = []) => [
-    ...results.map((r) => ({ role: r.role, output: r.output })),
-    ...followUps.map((f) => ({ role: `follow-up prompt ${f.prompt_id} from the user`, output: f.prompt })),
-    ...extra,
-  ];
+const deltasAsContext = (deltas: string[]): EarlierOutput => ({
+  role: 'L3.verifier (deltas)',
+  output: deltas.map((d) => `- ${d}`).join('\n'),
+});
 
-  /**
-   * Runs a scenario's levels in order. An executor followed by a verifier is a loop: a failed verification
-   * sends the deltas back to the executor up to MAX_SAME_LEVEL_RETRIES times, then once to the L2 level that
-   * issued the task, then fails the job.
-   */
-  async function runScenario(scenario: Scenario): Promise<void> {
-    const levels = scenario.levels;
-    // The scenario's review leads, in its order; they review every result the verifier passes.
-    const leads = levels.filter((l) => isReviewLead(l.role) && !l.deterministic);
-    const reviewing = leads.length > 0 && patched(REVIEW_LEADS_PATCH);
+/**
+ * One attempt of an executor: it runs with the deltas to fix, a product build runs for real (a failed build is a
+ * failed verification without asking the verifier), the verifier judges, and the review leads review what it passed.
+ */
+async function attempt(run: JobRun, scenario: Scenario, pair: VerifiedPair, deltas: string[]) {
+  const { state, product } = run;
+  const feedback = deltas.length > 0 ? [deltasAsContext(deltas)] : [];
+  const executed = await runChild(run, pair.executor, state.contextOf([...product.buildHistory(), ...feedback]));
+  state.verifications += 1;
+  const built = await product.verify(scenario);
+  const verified = built.ok
+    ? await runChild(
+        run,
+        pair.verifier,
+        state.contextOf([...feedback, { role: executed.role, output: executed.output }]),
+        {
+          verifyAttempt: state.verifications,
+        },
+      )
+    : undefined;
+  // A result the verifier passed is reviewed by the review leads; a blocking finding fails it like a verdict.
+  const reviewed =
+    verified && verified.verdict !== 'fail' ? await review(run, pair.reviewers, executed, feedback) : undefined;
+  return { executed, built, verified, reviewed };
+}
 
-    /**
-     * Each lead reviews the executor's result in turn; the first review with a blocking finding stops the round and
-     * is returned with its level id, else every passed review.
-     */
-    async function review(
-      executed: LevelResult,
-      feedback: Array<{ role: string; output: string }>,
-    ): Promise<{ passed: LevelResult[]; failed?: { result: LevelResult; levelId: string } }> {
-      const passed: LevelResult[] = [];
-      if (!reviewing) return { passed };
-      for (const lead of leads) {
-        const result = await runChild(
-          { ...lead, prompt: reviewBrief(lead.role), tools: undefined },
-          contextOf([...feedback, { role: executed.role, output: executed.output }]),
-          { verifyAttempt: verifications, review: true },
-        );
-        if (result.verdict === 'fail') {
-          return { passed, failed: { result, levelId: levelWorkflowId(jobId, lead.role, attempts.get(lead.role)!) } };
-        }
-        passed.push(result);
-      }
-      return { passed };
+/**
+ * Each lead reviews the executor's result in turn; the first review with a blocking finding stops the round and
+ * is returned with its level id, else every passed review.
+ */
+async function review(
+  run: JobRun,
+  leads: ScenarioLevel[],
+  executed: LevelResult,
+  feedback: EarlierOutput[],
+): Promise<{ passed: LevelResult[]; failed?: { result: LevelResult; levelId: string } }> {
+  const { state, jobId } = run;
+  const passed: LevelResult[] = [];
+  for (const lead of leads) {
+    const result = await runChild(
+      run,
+      { ...lead, prompt: reviewBrief(lead.role), tools: undefined },
+      state.contextOf([...feedback, { role: executed.role, output: executed.output }]),
+      { verifyAttempt: state.verifications, review: true },
+    );
+    if (result.verdict === 'fail') {
+      return { passed, failed: { result, levelId: levelWorkflowId(jobId, lead.role, state.attemptOf(lead.role)) } };
     }
-
-    for (let i = 0; i < levels.length; i += 1) {
-      const level = levels[i]!;
-      const verifier = levels[i + 1];
-      if (!level.role.startsWith('L4.') || !verifier?.role.startsWith('L3.')) {
-        results.push(await runChild(level, contextOf()));
-        continue;
-      }
-      const issuerIndex = results.map((r) => r.role).findLastIndex((role) => role.startsWith('L2.'));
-      let retries = 0;
-      let escalated = false;
-      let deltas: string[] = [];
-      for (;;) {
-        const feedback =
-          deltas.length > 0 ? [{ role: 'L3.verifier (deltas)', output: deltas.map((d) => `- ${d}`).join('\n') }] : [];
-        const executed = await runChild(level, contextOf([...product.buildHistory(), ...feedback]));
-        verifications += 1;
-        // A product build runs for real first; a failed build is a failed verification without asking the verifier.
-        const built = await product.verify(scenario);
-        const verified = built.ok
-          ? await runChild(verifier, contextOf([...feedback, { role: executed.role, output: executed.output }]), {
-              verifyAttempt: verifications,
-            })
-          : undefined;
-        // A result the verifier passed is reviewed by the review leads; a blocking finding fails it like a verdict.
-        const reviewed = verified && verified.verdict !== 'fail' ? await review(executed, feedback) : undefined;
-        const blocked = reviewed?.failed;
-        const issuer = issuerIndex >= 0 ? levels.find((l) => l.role === results[issuerIndex]!.role) : undefined;
-        const outcome = decideGate({
-          check: built.ok
-            ? {
-                by: 'verifier',
-                levelId: levelWorkflowId(jobId, verifier.role, attempts.get(verifier.role)!),
-                verdict: verified!.verdict,
-                deltas: verified!.deltas,
-                ...(blocked ? { blocked: { levelId: blocked.levelId, deltas: blocked.result.deltas } } : {}),
-              }
-            : { by: 'build', levelId: built.levelId, deltas: built.deltas },
-          retries,
-          maxRetries: MAX_SAME_LEVEL_RETRIES,
-          escalated,
-          hasIssuer: issuer !== undefined,
-        });
-        const gate = {
-          level_id: outcome.levelId,
-          attempt: verifications,
-          ...(blocked ? { reviewer: blocked.result.role } : {}),
-        };
-        if (outcome.decision === 'pass') {
-          await emit(JOB_ROLE, 'gate_decision', {
-            ...gate,
-            decision: 'pass',
-            verdict: verified!.verdict ?? 'unknown',
-            ...(reviewed!.passed.length > 0 ? { reviewed_by: reviewed!.passed.map((r) => r.role) } : {}),
-          });
-          results.push(executed, verified!, ...reviewed!.passed);
-          break;
-        }
-        deltas = outcome.deltas;
-        if (outcome.decision === 'retry') {
-          retries += 1;
-          await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'retry', to: level.role, deltas });
-          continue;
-        }
-        if (outcome.decision === 'fail') {
-          await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'fail', deltas });
-          throw ApplicationFailure.create({
-            type: VERIFICATION_FAILED,
-            message: `verification still failing after ${verifications} attempts: ${deltas.join('; ')}`,
-            nonRetryable: true,
-          });
-        }
-        escalated = true;
-        retries = 0;
-        await emit(JOB_ROLE, 'gate_decision', { ...gate, decision: 'escalate', to: issuer!.role, deltas });
-        const reissued = await runChild(
-          issuer!,
-          contextOf([{ role: 'L3.verifier (deltas)', output: deltas.map((d) => `- ${d}`).join('\n') }]),
-        );
-        results[issuerIndex] = reissued;
-        deltas = [];
-      }
-      i += 1;
-    }
+    passed.push(result);
   }
+  return { passed };
+}
 
-  try {
-    // Inside the try: a job cancelled before a worker took it is cancelled here, and still ends with its error event.
-    if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs, compact))) {
-      upsertSearchAttributes([{ key: KEEL_STATUS, value: NOT_RECORDED_STATUS }]);
-      return { status: NOT_RECORDED_STATUS, summary: 'the submission was never recorded', createdFiles: [] };
-    }
-    upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
+/** The job's end when every level passed: status, run graph, then `final`, in that order. */
+async function finishJob(run: JobRun, intent: Intent): Promise<JobResult> {
+  const { jobId, emit, book, state } = run;
+  const { progress, results, refusal, release } = state;
+  progress.currentLevel = undefined;
+  const summary =
+    refusal ??
+    [jobSummary(state.levelRuns(), results.findLast((r) => r.verdict)?.verdict, progress.createdFiles), release?.note]
+      .filter(Boolean)
+      .join(' ');
+  const executor = results.findLast((r) => r.role.startsWith('L4.'));
+  const usage = state.usage();
+  // Status before the terminal event: a client that reads the job after `final` sees it finished.
+  await book.markJobStatus({ jobId, status: 'completed', summary, usage });
+  // Archived before the terminal event, so the run graph is there for a client that has seen `final`.
+  await book.archiveRunGraph({ jobId, outcome: 'completed' });
+  await emit(JOB_ROLE, 'final', {
+    agent_message: refusal ?? (intent.kind !== 'llm' ? results[0]!.output : (executor?.output ?? summary)),
+    summary,
+    created_files: [...progress.createdFiles],
+    effort: usage.effort ?? null,
+    reasoning_tokens: usage.reasoningTokens,
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    cost_usd: usage.costUsd,
+    ...(release?.url ? { deployed_url: release.url } : {}),
+  });
+  upsertSearchAttributes([{ key: KEEL_STATUS, value: 'completed' }]);
+  progress.status = 'completed';
+  return { status: 'completed', summary, createdFiles: progress.createdFiles };
+}
 
-    // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.
-    const intent = classifyIntent(input.prompt);
-    // `#build` asks for a product build unless the job names a scenario other than the default.
-    const firstFile =
-      wantsProductBuild(input.prompt) && (input.scenario ?? DEFAULT_SCENARIO) === DEFAULT_SCENARIO
-        ? PRODUCT_SCENARIO
-        : (input.scenario ?? DEFAULT_SCENARIO);
-    const next: string | undefined = intent.kind === 'llm' ? firstFile : undefined;
-    if (intent.kind !== 'llm') {
-      results.push(await runChild({ role: JOB_ROLE, prompt: '', deterministic: true }, [], { intent }));
-    }
-    let previousScenario: string | undefined;
-    /** Runs a scenario and the chain that follows it; `first` is the workflow's graph or a scenario file's name. */
-    const runChain = async (first: Scenario | string, followUpIds: string[] = []) => {
-      let scenario: Scenario = typeof first === 'string' ? await loadScenario({ name: first }) : first;
-      for (;;) {
-        if (previousScenario) {
-          await emit(JOB_ROLE, 'scenario_chained', {
-            from: previousScenario,
-            to: scenario.name,
-            ...(followUpIds.length > 0 ? { follow_up_prompts: followUpIds } : {}),
-          });
-          followUpIds = [];
-        }
-        progress.scenario = scenario.name;
-        await emit(JOB_ROLE, 'scenario_started', {
-          scenario: scenario.name,
-          levels: scenario.levels.map((l) => l.role),
-        });
-        if (scenario.product && !refusal) {
-          const prepared = await product.before(scenario);
-          if (prepared.refused !== undefined) {
-            refusal = prepared.refused;
-          } else {
-            results.push({
-              role: prepared.context.role,
-              ok: true,
-              output: prepared.context.output,
-              deltas: [],
-              createdFiles: prepared.files,
-              costUsd: 0,
-              reasoningTokens: 0,
-            });
-            for (const file of prepared.files)
-              if (!progress.createdFiles.includes(file)) progress.createdFiles.push(file);
-          }
-        }
-        if (refusal) {
-          await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
-          return;
-        }
-        await runScenario(scenario);
-        if (scenario.product) release = await product.after(scenario);
-        await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
-        previousScenario = scenario.name;
-        if (!scenario.chain) return;
-        scenario = await loadScenario({ name: scenario.chain.scenario });
-      }
-    };
-    const firstScenario = input.graph ?? next;
-    if (firstScenario) await runChain(firstScenario);
-    // A follow-up that arrived after the last level started has not been acted on: run the job's scenario again.
-    while (!refusal && followUps.length > seenFollowUps) {
-      const unseen = followUps.slice(seenFollowUps).map((f) => f.prompt_id);
-      await runChain(input.graph ?? input.scenario ?? DEFAULT_SCENARIO, unseen);
-    }
-    // No await between the check above and this line, so no follow-up can slip in unseen. A follow-up accepted just
-    // before still emits its prompt_appended, which must come before the terminal event.
-    closing = true;
+/** The job's end on a failure or a cancellation: status, run graph and the `error` event are written regardless. */
+async function failJob({ jobId, emit, book, state }: JobRun, err: unknown): Promise<never> {
+  state.closing = true;
+  const cancelled = isCancellation(err);
+  state.progress.status = cancelled ? 'cancelled' : 'failed';
+  // The terminal event and status must be written even though this workflow is being cancelled.
+  await CancellationScope.nonCancellable(async () => {
     await condition(allHandlersFinished);
-    progress.currentLevel = undefined;
-
-    const summary =
-      refusal ??
-      [jobSummary(levelRuns(), results.findLast((r) => r.verdict)?.verdict, progress.createdFiles), release?.note]
-        .filter(Boolean)
-        .join(' ');
-    const executor = results.findLast((r) => r.role.startsWith('L4.'));
-    const usage = {
-      effort: strongestRung(results.map((r) => r.effort)),
-      reasoningTokens: tokens.reasoning,
-      promptTokens: tokens.prompt,
-      completionTokens: tokens.completion,
-      costUsd: spentUsd,
-    };
-    // Status before the terminal event: a client that reads the job after `final` sees it finished.
-    await markJobStatus({ jobId, status: 'completed', summary, usage });
-    // Archived before the terminal event, so the run graph is there for a client that has seen `final`.
-    await archiveRunGraph({ jobId, outcome: 'completed' });
-    await emit(JOB_ROLE, 'final', {
-      agent_message: refusal ?? (intent.kind !== 'llm' ? results[0]!.output : (executor?.output ?? summary)),
-      summary,
-      created_files: [...progress.createdFiles],
-      effort: usage.effort ?? null,
-      reasoning_tokens: usage.reasoningTokens,
-      prompt_tokens: usage.promptTokens,
-      completion_tokens: usage.completionTokens,
-      cost_usd: usage.costUsd,
-      ...(release?.url ? { deployed_url: release.url } : {}),
+    await book.markJobStatus({
+      jobId,
+      status: cancelled ? 'cancelled' : 'failed',
+      error: { code: cancelled ? 'cancelled' : errorCode(err), message: describe(err) },
     });
-    upsertSearchAttributes([{ key: KEEL_STATUS, value: 'completed' }]);
-    progress.status = 'completed';
-    return { status: 'completed', summary, createdFiles: progress.createdFiles };
-  } catch (err) {
-    closing = true;
-    const cancelled = isCancellation(err);
-    progress.status = cancelled ? 'cancelled' : 'failed';
-    // The terminal event and status must be written even though this workflow is being cancelled.
-    await CancellationScope.nonCancellable(async () => {
-      await condition(allHandlersFinished);
-      await markJobStatus({
-        jobId,
-        status: cancelled ? 'cancelled' : 'failed',
-        error: { code: cancelled ? 'cancelled' : errorCode(err), message: describe(err) },
-      });
-      await archiveRunGraph({ jobId, outcome: cancelled ? 'cancelled' : 'failed' });
-      await emit(JOB_ROLE, 'error', {
-        retryable: !cancelled && !isNonRetryable(err),
-        code: cancelled ? 'cancelled' : errorCode(err),
-        message: cancelled ? 'the job was cancelled' : describe(err),
-      });
+    await book.archiveRunGraph({ jobId, outcome: cancelled ? 'cancelled' : 'failed' });
+    await emit(JOB_ROLE, 'error', {
+      retryable: !cancelled && !isNonRetryable(err),
+      code: cancelled ? 'cancelled' : errorCode(err),
+      message: cancelled ? 'the job was cancelled' : describe(err),
     });
-    upsertSearchAttributes([{ key: KEEL_STATUS, value: progress.status }]);
-    throw err;
-  }
+  });
+  upsertSearchAttributes([{ key: KEEL_STATUS, value: state.progress.status }]);
+  throw err;
 }
 
 /** The failure's own type where Keel gave it one (budget, verification), else a generic code. */

@@ -25,7 +25,7 @@ import {
   type LevelInput,
   type LevelResult,
 } from './definitions';
-import { createEmitter } from './emit';
+import { createEmitter, type Emit } from './emit';
 import { answerCommand, keptFile } from './intents';
 import { approvalDecisionSignal } from './human-input';
 import { levelMessages, parseVerdict, preview } from './prompts';
@@ -57,6 +57,35 @@ interface ToolOutcome {
   createdFile?: string;
 }
 
+/** One level run: what its steps below share. */
+interface LevelRun {
+  input: LevelInput;
+  levelId: string;
+  /** The job (or work item) workflow that waits on this level, told of every wait for a person. */
+  parentId: string | undefined;
+  role: string;
+  attempt: number;
+  emit: Emit;
+  /** Answers and approval decisions signalled to this level, by call id and approval id. */
+  answers: Map<string, string>;
+  decisions: Map<string, { decision: 'approve' | 'reject'; comment?: string }>;
+  /** Files the level's tools wrote, in order. */
+  createdFiles: string[];
+}
+
+/** What a level's model calls add up to. */
+interface LevelTally {
+  costUsd: number;
+  reasoningTokens: number;
+  promptTokens: number;
+  completionTokens: number;
+  effort: Rung | undefined;
+  answeredBy: { provider: string; model: string };
+  output: string;
+}
+
+type Route = Awaited<ReturnType<Activities['routeLevel']>>;
+
 /**
  * One level run: route, call the model in a tool loop (files, questions to a person, approvals), emit the
  * lifecycle events. Runs as a child workflow `<job_id>/<role>/<attempt>`; deterministic, all I/O in activities.
@@ -64,24 +93,78 @@ interface ToolOutcome {
 export async function runLevel(input: LevelInput): Promise<LevelResult> {
   const info = workflowInfo();
   const levelId = info.workflowId;
-  const parentId = info.parent?.workflowId;
-  const emit = createEmitter(input.ids, levelId);
   const { role, attempt } = input;
-  const answers = new Map<string, string>();
-  const decisions = new Map<string, { decision: 'approve' | 'reject'; comment?: string }>();
-  setHandler(answerSignal, ({ call_id, answer }) => void answers.set(call_id, answer));
-  setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
+  const run: LevelRun = {
+    input,
+    levelId,
+    parentId: info.parent?.workflowId,
+    role,
+    attempt,
+    emit: createEmitter(input.ids, levelId),
+    answers: new Map(),
+    decisions: new Map(),
+    createdFiles: [],
+  };
+  setHandler(answerSignal, ({ call_id, answer }) => void run.answers.set(call_id, answer));
+  setHandler(approvalDecisionSignal, (d) => void run.decisions.set(d.approval_id, d));
+  const { emit } = run;
 
   // Part of the job's story, told here so that the job workflow's history does not carry one marker per level run.
   const { handoff } = input;
   if (handoff)
     await emit(handoff.role, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt: handoff.attempt });
   await emit(role, 'node_started', { node_id: levelId, level_id: levelId, role, attempt });
-  if (input.level.deterministic || input.intent) return composeInCode();
+  if (input.level.deterministic || input.intent) return composeInCode(run);
   const tools = toolsFor(input.level.tools);
+  const route = await routeFor(run, tools !== undefined);
+  // patched: levels recorded before provider_fallback existed replay without its emit.
+  const reportsFallback = patched(PROVIDER_FALLBACK_PATCH);
+  const rerouted = reportsFallback ? fallbackAtRouting(levelId, route) : undefined;
+  if (rerouted) await emit(role, 'provider_fallback', rerouted);
+  const started = await emit(role, 'level_started', { level_id: levelId, role, attempt });
+  // A review lead reviewing a result is a verdict level like a verifier (its own verdict, no provider or model).
+  const verifying = role.startsWith('L3.') || input.review === true;
+  if (verifying) await emit(role, 'verifier_started', { level_id: levelId, attempt: input.verifyAttempt ?? 1 });
+
+  const intended = route.candidates[0];
+  const tally: LevelTally = {
+    costUsd: 0,
+    reasoningTokens: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    effort: undefined,
+    answeredBy: { provider: intended?.provider ?? '', model: intended?.model ?? '' },
+    output: '',
+  };
+  try {
+    await converse(run, route, tools, reportsFallback, tally);
+  } catch (err) {
+    if (!isCancellation(err)) {
+      await emit(
+        role,
+        'level_finished',
+        {
+          level_id: levelId,
+          ok: false,
+          attempt,
+          duration_ms: 0,
+          cost_usd: tally.costUsd,
+          output_preview: preview((err as Error).message),
+        },
+        { durationSince: started.occurred_at },
+      );
+      await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: false });
+    }
+    throw err;
+  }
+  return finishLevel(run, tally, verifying, started.occurred_at);
+}
+
+/** Routes the level to its candidates (a level offered tools needs a model that calls them) and says so. */
+async function routeFor({ input, levelId, role, emit }: LevelRun, offersTools: boolean): Promise<Route> {
   const declared = input.level.requirements ?? [];
-  // A level offered tools can only be served by a model that calls them.
-  const requirements = tools && !declared.includes('code_generation') ? [...declared, 'code_generation'] : declared;
+  const requirements =
+    offersTools && !declared.includes('code_generation') ? [...declared, 'code_generation'] : declared;
   const route = await routeLevel({
     role,
     budget: input.modelTier,
@@ -107,95 +190,80 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     band_dropped: route.bandDropped,
     offline: route.offline,
   });
-  // patched: levels recorded before provider_fallback existed replay without its emit.
-  const reportsFallback = patched(PROVIDER_FALLBACK_PATCH);
-  const rerouted = reportsFallback ? fallbackAtRouting(levelId, route) : undefined;
-  if (rerouted) await emit(role, 'provider_fallback', rerouted);
-  const started = await emit(role, 'level_started', { level_id: levelId, role, attempt });
-  // A review lead reviewing a result is a verdict level like a verifier (its own verdict, no provider or model).
-  const verifying = role.startsWith('L3.') || input.review === true;
-  if (verifying) await emit(role, 'verifier_started', { level_id: levelId, attempt: input.verifyAttempt ?? 1 });
+  return route;
+}
 
+/** The tool loop: call the model, run the tools it calls, until it answers without one (its answer is the output). */
+async function converse(
+  run: LevelRun,
+  route: Route,
+  tools: ReturnType<typeof toolsFor>,
+  reportsFallback: boolean,
+  tally: LevelTally,
+): Promise<void> {
+  const { input, levelId, role, emit } = run;
   const messages: ChatMessage[] = levelMessages(input);
-  const createdFiles: string[] = [];
-  let costUsd = 0;
-  let reasoningTokens = 0;
-  let promptTokens = 0;
-  let completionTokens = 0;
-  let effort: Rung | undefined;
-  let answeredBy = { provider: intended?.provider ?? '', model: intended?.model ?? '' };
+  const intended = route.candidates[0];
   let candidates = route.candidates;
-  let output = '';
-  try {
-    const maxRounds = input.maxToolRounds ?? 8;
-    for (let round = 1; ; round += 1) {
-      await emit(role, 'prompt_sent', { level_id: levelId, round, preview: preview(messages.at(-1)?.content ?? '') });
-      const reply = await withHeartbeats(callModel({ candidates, messages, tools }), round);
-      for (const hop of reply.hops) await emit(role, 'model_fallback', { level_id: levelId, ...hop });
-      if (reply.reasoning)
-        await emit(role, 'thinking', { level_id: levelId, round, summary: preview(reply.reasoning, 2000) });
-      costUsd += reply.costUsd;
-      reasoningTokens += reply.usage.reasoningTokens;
-      promptTokens += reply.usage.promptTokens;
-      completionTokens += reply.usage.completionTokens;
-      effort = strongestRung([effort, reply.requestedEffort]);
-      answeredBy = { provider: reply.provider, model: reply.model };
-      if (round === 1 && reportsFallback) {
-        const answered = route.candidates.find((c) => c.provider === reply.provider && c.model === reply.catalogModel);
-        const walked = fallbackAfterWalk(levelId, intended, answered, reply.hops);
-        if (walked) await emit(role, 'provider_fallback', walked);
-      }
-      if (input.budgetRemainingUsd !== undefined && costUsd > input.budgetRemainingUsd) {
-        throw ApplicationFailure.create({
-          type: BUDGET_EXCEEDED,
-          message: `${role} spent $${costUsd.toFixed(6)}, past the $${input.budgetRemainingUsd.toFixed(6)} left in the job's budget`,
-          nonRetryable: true,
-          // The job adds what this level spent to its total before reporting budget_exceeded.
-          details: [costUsd],
-        });
-      }
-      // After the first successful turn the history is shaped for this vendor: stay on this model.
-      candidates = candidates.filter((c) => c.provider === reply.provider && c.model === reply.catalogModel);
-      if (reply.toolCalls.length === 0) {
-        output = reply.content ?? '';
-        break;
-      }
-      if (round > maxRounds) {
-        throw ApplicationFailure.create({
-          type: TOOL_ROUNDS_EXHAUSTED,
-          message: `${role} still calling tools after ${maxRounds} rounds`,
-          nonRetryable: true,
-        });
-      }
-      messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
-      for (const call of reply.toolCalls) {
-        await emit(role, 'tool_call', { level_id: levelId, call_id: call.id, name: call.function.name });
-        const outcome = await runTool(call);
-        if (outcome.createdFile) createdFiles.push(outcome.createdFile);
-        await emit(role, 'tool_result', { level_id: levelId, call_id: call.id, preview: preview(outcome.content) });
-        messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
-      }
+  const maxRounds = input.maxToolRounds ?? 8;
+  for (let round = 1; ; round += 1) {
+    await emit(role, 'prompt_sent', { level_id: levelId, round, preview: preview(messages.at(-1)?.content ?? '') });
+    const reply = await withHeartbeats(run, callModel({ candidates, messages, tools }), round);
+    for (const hop of reply.hops) await emit(role, 'model_fallback', { level_id: levelId, ...hop });
+    if (reply.reasoning)
+      await emit(role, 'thinking', { level_id: levelId, round, summary: preview(reply.reasoning, 2000) });
+    tally.costUsd += reply.costUsd;
+    tally.reasoningTokens += reply.usage.reasoningTokens;
+    tally.promptTokens += reply.usage.promptTokens;
+    tally.completionTokens += reply.usage.completionTokens;
+    tally.effort = strongestRung([tally.effort, reply.requestedEffort]);
+    tally.answeredBy = { provider: reply.provider, model: reply.model };
+    if (round === 1 && reportsFallback) {
+      const answered = route.candidates.find((c) => c.provider === reply.provider && c.model === reply.catalogModel);
+      const walked = fallbackAfterWalk(levelId, intended, answered, reply.hops);
+      if (walked) await emit(role, 'provider_fallback', walked);
     }
-  } catch (err) {
-    if (!isCancellation(err)) {
-      await emit(
-        role,
-        'level_finished',
-        {
-          level_id: levelId,
-          ok: false,
-          attempt,
-          duration_ms: 0,
-          cost_usd: costUsd,
-          output_preview: preview((err as Error).message),
-        },
-        { durationSince: started.occurred_at },
-      );
-      await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: false });
+    if (input.budgetRemainingUsd !== undefined && tally.costUsd > input.budgetRemainingUsd) {
+      throw ApplicationFailure.create({
+        type: BUDGET_EXCEEDED,
+        message: `${role} spent $${tally.costUsd.toFixed(6)}, past the $${input.budgetRemainingUsd.toFixed(6)} left in the job's budget`,
+        nonRetryable: true,
+        // The job adds what this level spent to its total before reporting budget_exceeded.
+        details: [tally.costUsd],
+      });
     }
-    throw err;
+    // After the first successful turn the history is shaped for this vendor: stay on this model.
+    candidates = candidates.filter((c) => c.provider === reply.provider && c.model === reply.catalogModel);
+    if (reply.toolCalls.length === 0) {
+      tally.output = reply.content ?? '';
+      return;
+    }
+    if (round > maxRounds) {
+      throw ApplicationFailure.create({
+        type: TOOL_ROUNDS_EXHAUSTED,
+        message: `${role} still calling tools after ${maxRounds} rounds`,
+        nonRetryable: true,
+      });
+    }
+    messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
+    for (const call of reply.toolCalls) {
+      await emit(role, 'tool_call', { level_id: levelId, call_id: call.id, name: call.function.name });
+      const outcome = await runTool(run, call);
+      if (outcome.createdFile) run.createdFiles.push(outcome.createdFile);
+      await emit(role, 'tool_result', { level_id: levelId, call_id: call.id, preview: preview(outcome.content) });
+      messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+    }
   }
+}
 
+/** A level's successful end: its verdict (a verifier's or a review's), `level_finished`, `node_finished`. */
+async function finishLevel(
+  { input, levelId, role, attempt, emit, createdFiles }: LevelRun,
+  tally: LevelTally,
+  verifying: boolean,
+  startedAt: string,
+): Promise<LevelResult> {
+  const { output, costUsd, effort, answeredBy, reasoningTokens, promptTokens, completionTokens } = tally;
   const review = input.review ? parseReview(role, output) : undefined;
   const verdict = review ?? (verifying ? parseVerdict(output) : undefined);
   if (verdict)
@@ -223,7 +291,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
     },
-    { durationSince: started.occurred_at },
+    { durationSince: startedAt },
   );
   await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: true });
   return {
@@ -240,176 +308,195 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     completionTokens,
     ...answeredBy,
   };
+}
 
-  /**
-   * A level composed in code (no LLM call): it gathers the earlier levels' outputs under their roles, as an
-   * aggregator or hand-off summary would. No routing decision, no provider or model in its events.
-   */
-  async function composeInCode(): Promise<LevelResult> {
-    const begun = await emit(role, 'level_started', { level_id: levelId, role, attempt });
-    const files: string[] = [];
-    let output: string;
-    const intent = input.intent;
-    if (intent?.kind === 'command') {
-      output = answerCommand(intent.name, intent.args);
-    } else if (intent) {
-      const kept = keptFile(intent);
-      const call: ToolCall = {
-        id: `keep-${levelId}`,
-        type: 'function',
-        function: { name: 'write_file', arguments: JSON.stringify(kept) },
-      };
-      const outcome = await runTool(call);
-      if (outcome.createdFile) files.push(outcome.createdFile);
-      output = `Kept the ${intent.kind} in ${kept.path}.`;
-    } else {
-      output = input.context.map((c) => `${c.role}: ${preview(c.output, 400)}`).join('\n') || input.request;
-    }
-    await emit(
-      role,
-      'level_finished',
-      {
-        level_id: levelId,
-        ok: true,
-        attempt,
-        duration_ms: 0,
-        cost_usd: 0,
-        output_preview: preview(output),
-        deterministic: true,
-        ...(intent ? { intent: intent.kind } : {}),
-      },
-      { durationSince: begun.occurred_at },
-    );
-    await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: true });
-    return { role, ok: true, output, deltas: [], createdFiles: files, costUsd: 0, reasoningTokens: 0 };
+/**
+ * A level composed in code (no LLM call): it gathers the earlier levels' outputs under their roles, as an
+ * aggregator or hand-off summary would. No routing decision, no provider or model in its events.
+ */
+async function composeInCode(run: LevelRun): Promise<LevelResult> {
+  const { input, levelId, role, attempt, emit } = run;
+  const begun = await emit(role, 'level_started', { level_id: levelId, role, attempt });
+  const files: string[] = [];
+  let output: string;
+  const intent = input.intent;
+  if (intent?.kind === 'command') {
+    output = answerCommand(intent.name, intent.args);
+  } else if (intent) {
+    const kept = keptFile(intent);
+    const call: ToolCall = {
+      id: `keep-${levelId}`,
+      type: 'function',
+      function: { name: 'write_file', arguments: JSON.stringify(kept) },
+    };
+    const outcome = await runTool(run, call);
+    if (outcome.createdFile) files.push(outcome.createdFile);
+    output = `Kept the ${intent.kind} in ${kept.path}.`;
+  } else {
+    output = input.context.map((c) => `${c.role}: ${preview(c.output, 400)}`).join('\n') || input.request;
   }
+  await emit(
+    role,
+    'level_finished',
+    {
+      level_id: levelId,
+      ok: true,
+      attempt,
+      duration_ms: 0,
+      cost_usd: 0,
+      output_preview: preview(output),
+      deterministic: true,
+      ...(intent ? { intent: intent.kind } : {}),
+    },
+    { durationSince: begun.occurred_at },
+  );
+  await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: true });
+  return { role, ok: true, output, deltas: [], createdFiles: files, costUsd: 0, reasoningTokens: 0 };
+}
 
-  /**
-   * Waits for a model call, emitting a `heartbeat` event every heartbeatEveryMs while it runs, so a person
-   * watching the stream sees a long call is alive. The timer runs in its own scope and is cancelled when the
-   * call settles; a job cancel reaches both.
-   */
-  async function withHeartbeats<T>(call: Promise<T>, round: number): Promise<T> {
-    const every = input.heartbeatEveryMs ?? DEFAULT_HEARTBEAT_MS;
-    let settled = false;
-    const watched = call.finally(() => void (settled = true));
-    for (let beats = 1; ; beats += 1) {
-      const timer = new CancellationScope();
-      const tick = timer
-        .run(() => sleep(every))
-        .then(
-          () => 'tick' as const,
-          () => 'stopped' as const,
-        );
-      const first = await Promise.race([
-        watched.then(
-          () => 'done' as const,
-          () => 'done' as const,
-        ),
-        tick,
-      ]);
-      if (first !== 'tick' || settled) {
-        timer.cancel();
-        return watched;
-      }
-      await emit(role, 'heartbeat', { level_id: levelId, round, waiting_ms: beats * every });
+/**
+ * Waits for a model call, emitting a `heartbeat` event every heartbeatEveryMs while it runs, so a person
+ * watching the stream sees a long call is alive. The timer runs in its own scope and is cancelled when the
+ * call settles; a job cancel reaches both.
+ */
+async function withHeartbeats<T>(
+  { input, levelId, role, emit }: LevelRun,
+  call: Promise<T>,
+  round: number,
+): Promise<T> {
+  const every = input.heartbeatEveryMs ?? DEFAULT_HEARTBEAT_MS;
+  let settled = false;
+  const watched = call.finally(() => void (settled = true));
+  for (let beats = 1; ; beats += 1) {
+    const timer = new CancellationScope();
+    const tick = timer
+      .run(() => sleep(every))
+      .then(
+        () => 'tick' as const,
+        () => 'stopped' as const,
+      );
+    const first = await Promise.race([
+      watched.then(
+        () => 'done' as const,
+        () => 'done' as const,
+      ),
+      tick,
+    ]);
+    if (first !== 'tick' || settled) {
+      timer.cancel();
+      return watched;
     }
+    await emit(role, 'heartbeat', { level_id: levelId, round, waiting_ms: beats * every });
   }
+}
 
-  /** Executes one tool call; the returned content is what the model sees next. */
-  async function runTool(call: ToolCall): Promise<ToolOutcome> {
-    const args = parseToolArguments(call.function.arguments);
-    switch (call.function.name) {
-      case 'write_file':
-      case 'edit_file': {
-        const result = await runWorkspaceTool({ jobId: input.ids.job_id, call });
-        if (!result.ok) return { content: result.message };
-        if (result.action !== 'edited' || !createdFiles.includes(result.path)) {
-          await emit(role, 'file_created', {
-            level_id: levelId,
-            path: result.path,
-            sha256: result.sha256,
-            size_bytes: result.sizeBytes,
-          });
-        }
-        return { content: result.message, createdFile: result.path };
-      }
-      case 'ask_user': {
-        const question = typeof args.question === 'string' ? args.question : '';
-        if (!question) return { content: 'ask_user needs {"question": string}' };
-        await waitForPerson(
-          { kind: 'ask_user', call_id: call.id, text: question },
-          () => emit(role, 'ask_user', { call_id: call.id, question, level_id: levelId }),
-          () => answers.has(call.id),
-        );
-        return { content: answers.get(call.id)! };
-      }
-      case 'request_approval': {
-        const action = typeof args.action === 'string' ? args.action : '';
-        const reason = typeof args.reason === 'string' ? args.reason : '';
-        if (!action) return { content: 'request_approval needs {"action": string, "reason": string}' };
-        const approvalId = `ap-${uuid4()}`;
-        await createApproval({
-          approval_id: approvalId,
-          job_id: input.ids.job_id,
-          workflow_id: input.ids.workflow_id,
-          waiting_workflow_id: levelId,
-          role,
-          call_id: call.id,
-          action,
-          reason,
+/** Executes one tool call; the returned content is what the model sees next. */
+async function runTool(run: LevelRun, call: ToolCall): Promise<ToolOutcome> {
+  const { input, levelId, role, emit } = run;
+  const args = parseToolArguments(call.function.arguments);
+  switch (call.function.name) {
+    case 'write_file':
+    case 'edit_file': {
+      const result = await runWorkspaceTool({ jobId: input.ids.job_id, call });
+      if (!result.ok) return { content: result.message };
+      if (result.action !== 'edited' || !run.createdFiles.includes(result.path)) {
+        await emit(role, 'file_created', {
+          level_id: levelId,
+          path: result.path,
+          sha256: result.sha256,
+          size_bytes: result.sizeBytes,
         });
-        await waitForPerson(
-          { kind: 'approval', call_id: call.id, text: action, approval_id: approvalId },
-          () =>
-            emit(role, 'approval_requested', {
-              approval_id: approvalId,
-              call_id: call.id,
-              action,
-              reason,
-              level_id: levelId,
-            }),
-          () => decisions.has(approvalId),
-        );
-        const decision = decisions.get(approvalId)!;
-        const verb = decision.decision === 'approve' ? 'approved' : 'rejected';
-        return { content: decision.comment ? `${verb}: ${decision.comment}` : verb };
       }
-      case 'kb_search': {
-        const query = typeof args.query === 'string' ? args.query : '';
-        if (!query.trim()) return { content: 'kb_search needs {"query": string}' };
-        return { content: await searchKnowledgeBase({ query, k: typeof args.k === 'number' ? args.k : undefined }) };
-      }
-      default:
-        return { content: `unknown tool ${call.function.name}` };
+      return { content: result.message, createdFile: result.path };
     }
+    case 'ask_user':
+      return askUser(run, call.id, args);
+    case 'request_approval':
+      return requestApproval(run, call.id, args);
+    case 'kb_search': {
+      const query = typeof args.query === 'string' ? args.query : '';
+      if (!query.trim()) return { content: 'kb_search needs {"query": string}' };
+      return { content: await searchKnowledgeBase({ query, k: typeof args.k === 'number' ? args.k : undefined }) };
+    }
+    default:
+      return { content: `unknown tool ${call.function.name}` };
   }
+}
 
-  /**
-   * Pauses the level until a person answers: the job learns of the interrupt (so its resume Update validates against
-   * it) and records `paused`, and only then is the event that tells people appended: whoever reads it finds the job
-   * ready to take the answer (docs/human-input.md).
-   */
-  async function waitForPerson(
-    interrupt: { kind: 'ask_user' | 'approval'; call_id: string; text: string; approval_id?: string },
-    announce: () => Promise<unknown>,
-    answered: () => boolean,
-  ): Promise<void> {
-    // patched: levels recorded before the raise-first order announced, then raised; they replay that way.
-    const raiseFirst = patched(RAISE_BEFORE_ANNOUNCE_PATCH);
-    if (!raiseFirst) await announce();
-    if (parentId) {
-      await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, {
-        ...interrupt,
-        role,
-        workflow_id: levelId,
-      });
-    }
-    await markJobStatus({ jobId: input.ids.job_id, status: 'paused' });
-    if (raiseFirst) await announce();
-    await condition(answered);
-    await markJobStatus({ jobId: input.ids.job_id, status: 'running' });
-    if (parentId)
-      await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id: interrupt.call_id });
+/** The `ask_user` tool: the level waits until a person answers; the answer is what the model sees. */
+async function askUser(run: LevelRun, callId: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+  const { levelId, role, emit, answers } = run;
+  const question = typeof args.question === 'string' ? args.question : '';
+  if (!question) return { content: 'ask_user needs {"question": string}' };
+  await waitForPerson(
+    run,
+    { kind: 'ask_user', call_id: callId, text: question },
+    () => emit(role, 'ask_user', { call_id: callId, question, level_id: levelId }),
+    () => answers.has(callId),
+  );
+  return { content: answers.get(callId)! };
+}
+
+/** The `request_approval` tool: recorded as an approval row, then the level waits for its decision. */
+async function requestApproval(run: LevelRun, callId: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+  const { input, levelId, role, emit, decisions } = run;
+  const action = typeof args.action === 'string' ? args.action : '';
+  const reason = typeof args.reason === 'string' ? args.reason : '';
+  if (!action) return { content: 'request_approval needs {"action": string, "reason": string}' };
+  const approvalId = `ap-${uuid4()}`;
+  await createApproval({
+    approval_id: approvalId,
+    job_id: input.ids.job_id,
+    workflow_id: input.ids.workflow_id,
+    waiting_workflow_id: levelId,
+    role,
+    call_id: callId,
+    action,
+    reason,
+  });
+  await waitForPerson(
+    run,
+    { kind: 'approval', call_id: callId, text: action, approval_id: approvalId },
+    () =>
+      emit(role, 'approval_requested', {
+        approval_id: approvalId,
+        call_id: callId,
+        action,
+        reason,
+        level_id: levelId,
+      }),
+    () => decisions.has(approvalId),
+  );
+  const decision = decisions.get(approvalId)!;
+  const verb = decision.decision === 'approve' ? 'approved' : 'rejected';
+  return { content: decision.comment ? `${verb}: ${decision.comment}` : verb };
+}
+
+/**
+ * Pauses the level until a person answers: the job learns of the interrupt (so its resume Update validates against
+ * it) and records `paused`, and only then is the event that tells people appended: whoever reads it finds the job
+ * ready to take the answer (docs/human-input.md).
+ */
+async function waitForPerson(
+  { input, levelId, parentId, role }: LevelRun,
+  interrupt: { kind: 'ask_user' | 'approval'; call_id: string; text: string; approval_id?: string },
+  announce: () => Promise<unknown>,
+  answered: () => boolean,
+): Promise<void> {
+  // patched: levels recorded before the raise-first order announced, then raised; they replay that way.
+  const raiseFirst = patched(RAISE_BEFORE_ANNOUNCE_PATCH);
+  if (!raiseFirst) await announce();
+  if (parentId) {
+    await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, {
+      ...interrupt,
+      role,
+      workflow_id: levelId,
+    });
   }
+  await markJobStatus({ jobId: input.ids.job_id, status: 'paused' });
+  if (raiseFirst) await announce();
+  await condition(answered);
+  await markJobStatus({ jobId: input.ids.job_id, status: 'running' });
+  if (parentId)
+    await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id: interrupt.call_id });
 }

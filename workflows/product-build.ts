@@ -76,128 +76,33 @@ export async function runProductPrelude(input: PreludeInput): Promise<PreludeRes
   const levelId = workflowInfo().workflowId;
   const emit = createEmitter(input.ids, levelId);
   const people = peopleFor(input.ids, GATE_ROLE, emit);
-  const { gates } = input.product;
   const started = await lifecycleStart(emit, GATE_ROLE, levelId);
-  const finish = (ok: boolean, preview: string) => lifecycleFinish(emit, GATE_ROLE, levelId, started, ok, preview);
-  let request = input.request;
-  const notes: string[] = [];
+  const prelude: Prelude = {
+    input,
+    levelId,
+    emit,
+    people,
+    notes: [],
+    finish: (ok, preview) => lifecycleFinish(emit, GATE_ROLE, levelId, started, ok, preview),
+  };
+  const refuse = async (reason: string): Promise<PreludeResult> => {
+    await prelude.finish(true, reason);
+    return { outcome: 'refused', reason };
+  };
 
-  if (gates.scope) {
-    const scope = await checkWorkflowScope({ workflowId: input.ids.workflow_id, request });
-    await emit(GATE_ROLE, 'scope_checked', { level_id: levelId, ...scope });
-    if (scope.verdict !== 'in_scope') {
-      const question =
-        `This request looks ${scope.verdict === 'out_of_scope' ? 'out of scope' : 'borderline'} under the rule ` +
-        `"${scope.rule}". Build it anyway? (yes/no)`;
-      const { call_id, answer } = await people.ask(question);
-      const confirmed = isYes(answer);
-      await emit(GATE_ROLE, 'scope_confirmed', { level_id: levelId, call_id, confirmed, answer, rule: scope.rule });
-      if (!confirmed) {
-        const reason = `not built: the request is ${scope.verdict.replace('_', ' ')} under the rule "${scope.rule}", and the person declined`;
-        await finish(true, reason);
-        return { outcome: 'refused', reason };
-      }
-      notes.push(`Scope: confirmed by a person despite the rule "${scope.rule}".`);
-    }
-  }
-
-  const pinnedTemplate = input.pins.template ?? input.product.template;
-  let template = await selectTemplate({ request, pin: pinnedTemplate });
-  if (gates.clarify) {
-    const forced = CLARIFY_DIRECTIVE.test(request);
-    const clear = !forced && !template.undecided;
-    const question = clear
-      ? undefined
-      : 'What should be built: a static web page, a TypeScript library or a Node HTTP service, and what must it include?';
-    await emit(GATE_ROLE, 'clarify_checked', {
-      level_id: levelId,
-      clear,
-      reason: clear
-        ? `the request points at ${template.id} (${template.reason})`
-        : forced
-          ? 'the request asked for a clarifying question (#clarify)'
-          : 'nothing in the request says what kind of thing to build',
-      ...(question ? { question } : {}),
-    });
-    if (question) {
-      const { call_id, answer } = await people.ask(question);
-      await emit(GATE_ROLE, 'clarify_confirmed', { level_id: levelId, call_id, answer });
-      request = `${request}\nClarification: ${answer}`;
-      notes.push(`Clarification from the person: ${answer}`);
-      template = await selectTemplate({ request, pin: pinnedTemplate });
-    }
-  }
-  if (gates.solutions && template.alternatives.length > 1) {
-    await emit(GATE_ROLE, 'solutions_resolved', {
-      level_id: levelId,
-      chosen: template.id,
-      reason: template.reason,
-      alternatives: template.alternatives,
-    });
-  }
-
-  await emit(GATE_ROLE, 'template_selected', {
-    level_id: levelId,
-    template_id: template.id,
-    name: template.name,
-    reason: template.reason,
-    pinned: pinnedTemplate !== undefined,
-    alternatives: template.alternatives,
-  });
-  if (input.product.confirm.includes('template')) {
-    const decision = await people.approve(`use template ${template.id}`, `${template.name}: ${template.reason}`);
-    if (!decision.approved) {
-      const other = decision.comment?.trim();
-      if (!other || other === template.id) return refuse(`not built: the person rejected template ${template.id}`);
-      template = await selectTemplate({ request, pin: other });
-      await emit(GATE_ROLE, 'template_selected', {
-        level_id: levelId,
-        template_id: template.id,
-        name: template.name,
-        reason: 'chosen by the person who rejected the first choice',
-        pinned: true,
-        alternatives: template.alternatives,
-      });
-    }
-  }
+  const outOfScope = input.product.gates.scope ? await checkScope(prelude) : undefined;
+  if (outOfScope) return refuse(outOfScope);
+  const { template, request } = await chooseTemplate(prelude);
+  if (typeof template === 'string') return refuse(template);
   const scaffold = await scaffoldTemplate({
     jobId: input.ids.job_id,
     templateId: template.id,
     projectName: input.projectName,
   });
-  await emit(GATE_ROLE, 'template_scaffolded', {
-    level_id: levelId,
-    template_id: template.id,
-    files: scaffold.files,
-  });
+  await emit(GATE_ROLE, 'template_scaffolded', { level_id: levelId, template_id: template.id, files: scaffold.files });
   for (const file of scaffold.files) await emit(GATE_ROLE, 'file_created', { level_id: levelId, ...file });
-
-  const pinnedDesign = input.pins.design ?? input.product.design;
-  let design = await selectDesign({ jobId: input.ids.job_id, request, pin: pinnedDesign });
-  await emit(GATE_ROLE, 'design_selected', {
-    level_id: levelId,
-    design_id: design.id,
-    name: design.name,
-    reason: design.reason,
-    pinned: pinnedDesign !== undefined,
-    alternatives: design.alternatives,
-  });
-  if (input.product.confirm.includes('design')) {
-    const decision = await people.approve(`use design ${design.id}`, `${design.name}: ${design.reason}`);
-    if (!decision.approved) {
-      const other = decision.comment?.trim();
-      if (!other || other === design.id) return refuse(`not built: the person rejected design ${design.id}`);
-      design = await selectDesign({ jobId: input.ids.job_id, request, pin: other });
-      await emit(GATE_ROLE, 'design_selected', {
-        level_id: levelId,
-        design_id: design.id,
-        name: design.name,
-        reason: 'chosen by the person who rejected the first choice',
-        pinned: true,
-        alternatives: design.alternatives,
-      });
-    }
-  }
+  const design = await chooseDesign(prelude, request);
+  if (typeof design === 'string') return refuse(design);
   const applied = await applyDesign({ jobId: input.ids.job_id, templateId: template.id, designId: design.id });
   await emit(GATE_ROLE, 'design_applied', {
     level_id: levelId,
@@ -214,9 +119,9 @@ export async function runProductPrelude(input: PreludeInput): Promise<PreludeRes
     `Where the feature goes: ${scaffold.feature}`,
     `Design: ${design.id} (${applied.layout}), tokens written to ${applied.file.path}; do not edit that file.`,
     `Build: \`${scaffold.build}\`, then \`${scaffold.test}\`, run for real after the executor.`,
-    ...notes,
+    ...prelude.notes,
   ].join('\n');
-  await finish(true, `template ${template.id}, design ${design.id}`);
+  await prelude.finish(true, `template ${template.id}, design ${design.id}`);
   return {
     outcome: 'ready',
     context,
@@ -230,11 +135,149 @@ export async function runProductPrelude(input: PreludeInput): Promise<PreludeRes
     designId: design.id,
     createdFiles: [...scaffold.files.map((f) => f.path), applied.file.path],
   };
+}
 
-  async function refuse(reason: string): Promise<PreludeResult> {
-    await finish(true, reason);
-    return { outcome: 'refused', reason };
+/** One prelude run: what its steps share. */
+interface Prelude {
+  input: PreludeInput;
+  levelId: string;
+  emit: Emit;
+  people: ReturnType<typeof peopleFor>;
+  /** What a person decided along the way, for the levels' context. */
+  notes: string[];
+  finish(ok: boolean, preview: string): Promise<void>;
+}
+
+type Template = Awaited<ReturnType<Activities['selectTemplate']>>;
+type Design = Awaited<ReturnType<Activities['selectDesign']>>;
+
+/**
+ * The scope gate: the request against the workflow's rules; an out-of-scope or borderline request is built only when
+ * a person confirms it. The refusal's reason when the person declines, else undefined.
+ */
+async function checkScope({ input, levelId, emit, people, notes }: Prelude): Promise<string | undefined> {
+  const scope = await checkWorkflowScope({ workflowId: input.ids.workflow_id, request: input.request });
+  await emit(GATE_ROLE, 'scope_checked', { level_id: levelId, ...scope });
+  if (scope.verdict === 'in_scope') return undefined;
+  const question =
+    `This request looks ${scope.verdict === 'out_of_scope' ? 'out of scope' : 'borderline'} under the rule ` +
+    `"${scope.rule}". Build it anyway? (yes/no)`;
+  const { call_id, answer } = await people.ask(question);
+  const confirmed = isYes(answer);
+  await emit(GATE_ROLE, 'scope_confirmed', { level_id: levelId, call_id, confirmed, answer, rule: scope.rule });
+  if (!confirmed) {
+    return `not built: the request is ${scope.verdict.replace('_', ' ')} under the rule "${scope.rule}", and the person declined`;
   }
+  notes.push(`Scope: confirmed by a person despite the rule "${scope.rule}".`);
+  return undefined;
+}
+
+/**
+ * The template: selected (after one clarifying question when nothing in the request says what to build), the solution
+ * among the templates said, and confirmed by a person when the scenario asks. The refusal's reason instead when the
+ * person rejects it without naming another; the request as clarified either way.
+ */
+async function chooseTemplate(prelude: Prelude): Promise<{ template: Template | string; request: string }> {
+  const { input, levelId, emit, people } = prelude;
+  const { gates } = input.product;
+  const pinnedTemplate = input.pins.template ?? input.product.template;
+  let request = input.request;
+  let template = await selectTemplate({ request, pin: pinnedTemplate });
+  if (gates.clarify) {
+    const clarified = await clarify(prelude, template);
+    if (clarified !== undefined) {
+      request = `${request}\nClarification: ${clarified}`;
+      template = await selectTemplate({ request, pin: pinnedTemplate });
+    }
+  }
+  if (gates.solutions && template.alternatives.length > 1) {
+    await emit(GATE_ROLE, 'solutions_resolved', {
+      level_id: levelId,
+      chosen: template.id,
+      reason: template.reason,
+      alternatives: template.alternatives,
+    });
+  }
+  await emit(GATE_ROLE, 'template_selected', {
+    level_id: levelId,
+    template_id: template.id,
+    name: template.name,
+    reason: template.reason,
+    pinned: pinnedTemplate !== undefined,
+    alternatives: template.alternatives,
+  });
+  if (!input.product.confirm.includes('template')) return { template, request };
+  const decision = await people.approve(`use template ${template.id}`, `${template.name}: ${template.reason}`);
+  if (decision.approved) return { template, request };
+  const other = decision.comment?.trim();
+  if (!other || other === template.id)
+    return { template: `not built: the person rejected template ${template.id}`, request };
+  template = await selectTemplate({ request, pin: other });
+  await emit(GATE_ROLE, 'template_selected', {
+    level_id: levelId,
+    template_id: template.id,
+    name: template.name,
+    reason: 'chosen by the person who rejected the first choice',
+    pinned: true,
+    alternatives: template.alternatives,
+  });
+  return { template, request };
+}
+
+/** The clarity gate: one question when nothing in the request says what to build (or it asks for one); the answer. */
+async function clarify(
+  { input, levelId, emit, people, notes }: Prelude,
+  template: Template,
+): Promise<string | undefined> {
+  const forced = CLARIFY_DIRECTIVE.test(input.request);
+  const clear = !forced && !template.undecided;
+  const question = clear
+    ? undefined
+    : 'What should be built: a static web page, a TypeScript library or a Node HTTP service, and what must it include?';
+  await emit(GATE_ROLE, 'clarify_checked', {
+    level_id: levelId,
+    clear,
+    reason: clear
+      ? `the request points at ${template.id} (${template.reason})`
+      : forced
+        ? 'the request asked for a clarifying question (#clarify)'
+        : 'nothing in the request says what kind of thing to build',
+    ...(question ? { question } : {}),
+  });
+  if (!question) return undefined;
+  const { call_id, answer } = await people.ask(question);
+  await emit(GATE_ROLE, 'clarify_confirmed', { level_id: levelId, call_id, answer });
+  notes.push(`Clarification from the person: ${answer}`);
+  return answer;
+}
+
+/** The design: selected, and confirmed by a person when the scenario asks; the refusal's reason when rejected. */
+async function chooseDesign({ input, levelId, emit, people }: Prelude, request: string): Promise<Design | string> {
+  const pinnedDesign = input.pins.design ?? input.product.design;
+  let design = await selectDesign({ jobId: input.ids.job_id, request, pin: pinnedDesign });
+  await emit(GATE_ROLE, 'design_selected', {
+    level_id: levelId,
+    design_id: design.id,
+    name: design.name,
+    reason: design.reason,
+    pinned: pinnedDesign !== undefined,
+    alternatives: design.alternatives,
+  });
+  if (!input.product.confirm.includes('design')) return design;
+  const decision = await people.approve(`use design ${design.id}`, `${design.name}: ${design.reason}`);
+  if (decision.approved) return design;
+  const other = decision.comment?.trim();
+  if (!other || other === design.id) return `not built: the person rejected design ${design.id}`;
+  design = await selectDesign({ jobId: input.ids.job_id, request, pin: other });
+  await emit(GATE_ROLE, 'design_selected', {
+    level_id: levelId,
+    design_id: design.id,
+    name: design.name,
+    reason: 'chosen by the person who rejected the first choice',
+    pinned: true,
+    alternatives: design.alternatives,
+  });
+  return design;
 }
 
 /**

@@ -11,7 +11,7 @@ import { isYes } from '../pure/yes-answer';
 import type { ScenarioProduct } from '../scenarios/types';
 import type { JobIds } from './definitions';
 import { createEmitter, type Emit } from './emit';
-import { peopleFor } from './product-people';
+import { peopleFor, type People } from './product-people';
 
 const { checkWorkflowScope, selectTemplate, scaffoldTemplate, selectDesign, applyDesign } = proxyActivities<Activities>(
   {
@@ -142,7 +142,7 @@ interface Prelude {
   input: PreludeInput;
   levelId: string;
   emit: Emit;
-  people: ReturnType<typeof peopleFor>;
+  people: People;
   /** What a person decided along the way, for the levels' context. */
   notes: string[];
   finish(ok: boolean, preview: string): Promise<void>;

@@ -23,26 +23,124 @@ const { markJobStatus, createApproval, createHumanTask } = proxyActivities<Activ
  * Each pauses the job the way a level's tool calls do: the job records `paused` and learns of the interrupt, so
  * `POST /v1/jobs/:id/resume` validates against it. Call once, at the start of the step's workflow.
  */
-export function peopleFor(ids: JobIds, role: string, emit: Emit) {
-  const info = workflowInfo();
-  const stepId = info.workflowId;
-  const parentId = info.parent?.workflowId;
-  const answers = new Map<string, string>();
-  const decisions = new Map<string, { decision: 'approve' | 'reject'; comment?: string }>();
-  const completions = new Map<string, HumanTaskCompletion>();
-  setHandler(answerSignal, ({ call_id, answer }) => void answers.set(call_id, answer));
-  setHandler(approvalDecisionSignal, (d) => void decisions.set(d.approval_id, d));
-  setHandler(humanTaskCompletedSignal, (c) => void completions.set(c.task_id, c));
+export function peopleFor(ids: JobIds, role: string, emit: Emit): People {
+  return new People(ids, role, emit);
+}
+
+/** A step's waits for people, with the answers, decisions and completions signalled to it. */
+export class People {
+  private readonly stepId: string;
+  private readonly parentId: string | undefined;
+  private readonly answers = new Map<string, string>();
+  private readonly decisions = new Map<string, { decision: 'approve' | 'reject'; comment?: string }>();
+  private readonly completions = new Map<string, HumanTaskCompletion>();
+
+  constructor(
+    private readonly ids: JobIds,
+    private readonly role: string,
+    private readonly emit: Emit,
+  ) {
+    const info = workflowInfo();
+    this.stepId = info.workflowId;
+    this.parentId = info.parent?.workflowId;
+    setHandler(answerSignal, ({ call_id, answer }) => void this.answers.set(call_id, answer));
+    setHandler(approvalDecisionSignal, (d) => void this.decisions.set(d.approval_id, d));
+    setHandler(humanTaskCompletedSignal, (c) => void this.completions.set(c.task_id, c));
+  }
+
+  /** Asks one question and returns the answer (already redacted by the API). */
+  async ask(question: string): Promise<{ call_id: string; answer: string }> {
+    const callId = `ask-${uuid4()}`;
+    await this.wait(
+      { kind: 'ask_user', call_id: callId, text: question },
+      () => this.emit(this.role, 'ask_user', { call_id: callId, question, level_id: this.stepId }),
+      () => this.answers.has(callId),
+    );
+    return { call_id: callId, answer: this.answers.get(callId)! };
+  }
+
+  /** Requests an approval and returns the decision. */
+  async approve(action: string, reason: string): Promise<{ approved: boolean; comment?: string }> {
+    const { ids, role, stepId, emit } = this;
+    const callId = `approval-${uuid4()}`;
+    const approvalId = `ap-${uuid4()}`;
+    await createApproval({
+      approval_id: approvalId,
+      job_id: ids.job_id,
+      workflow_id: ids.workflow_id,
+      waiting_workflow_id: stepId,
+      role,
+      call_id: callId,
+      action,
+      reason,
+    });
+    await this.wait(
+      { kind: 'approval', call_id: callId, text: action, approval_id: approvalId },
+      async () => {
+        await emit(role, 'approval_requested', {
+          approval_id: approvalId,
+          call_id: callId,
+          action,
+          reason,
+          level_id: stepId,
+        });
+        await emit(role, 'ui_action', { level_id: stepId, action: 'open_approval', target: approvalId, label: action });
+      },
+      () => this.decisions.has(approvalId),
+    );
+    const decision = this.decisions.get(approvalId)!;
+    return { approved: decision.decision === 'approve', comment: decision.comment };
+  }
+
+  /** Assigns a task to a person (the job's creator unless named) and waits until it is completed. */
+  async assignTask(task: {
+    title: string;
+    detail: string;
+    assignee?: string;
+    dueInHours?: number;
+  }): Promise<HumanTaskCompletion> {
+    const { ids, role, stepId, emit } = this;
+    const taskId = `ht-${uuid4()}`;
+    const stored = await createHumanTask({
+      task_id: taskId,
+      job_id: ids.job_id,
+      workflow_id: ids.workflow_id,
+      waiting_workflow_id: stepId,
+      role,
+      title: task.title,
+      detail: task.detail,
+      assignee: task.assignee,
+      due_in_hours: task.dueInHours,
+    });
+    await this.wait(
+      { kind: 'human_task', call_id: taskId, text: task.title },
+      async () => {
+        await emit(role, 'human_task_assigned', {
+          task_id: taskId,
+          title: task.title,
+          detail: task.detail,
+          assignee: stored.assignee,
+          due_at: stored.due_at,
+          state: 'open',
+          level_id: stepId,
+        });
+        await emit(role, 'ui_action', { level_id: stepId, action: 'open_task', target: taskId, label: task.title });
+      },
+      () => this.completions.has(taskId),
+    );
+    return this.completions.get(taskId)!;
+  }
 
   /**
    * Raises the interrupt (the job learns of it and records `paused`), then emits the event that tells people, then
    * waits: a client that answers as soon as it sees the event always finds the job ready to take the answer.
    */
-  async function wait(
+  private async wait(
     interrupt: { kind: 'ask_user' | 'approval' | 'human_task'; call_id: string; text: string; approval_id?: string },
     announce: () => Promise<unknown>,
     done: () => boolean,
   ): Promise<void> {
+    const { parentId, ids, role, stepId } = this;
     if (parentId) {
       await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, {
         ...interrupt,
@@ -57,92 +155,4 @@ export function peopleFor(ids: JobIds, role: string, emit: Emit) {
     if (parentId)
       await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id: interrupt.call_id });
   }
-
-  return {
-    /** Asks one question and returns the answer (already redacted by the API). */
-    async ask(question: string): Promise<{ call_id: string; answer: string }> {
-      const callId = `ask-${uuid4()}`;
-      await wait(
-        { kind: 'ask_user', call_id: callId, text: question },
-        () => emit(role, 'ask_user', { call_id: callId, question, level_id: stepId }),
-        () => answers.has(callId),
-      );
-      return { call_id: callId, answer: answers.get(callId)! };
-    },
-
-    /** Requests an approval and returns the decision. */
-    async approve(action: string, reason: string): Promise<{ approved: boolean; comment?: string }> {
-      const callId = `approval-${uuid4()}`;
-      const approvalId = `ap-${uuid4()}`;
-      await createApproval({
-        approval_id: approvalId,
-        job_id: ids.job_id,
-        workflow_id: ids.workflow_id,
-        waiting_workflow_id: stepId,
-        role,
-        call_id: callId,
-        action,
-        reason,
-      });
-      await wait(
-        { kind: 'approval', call_id: callId, text: action, approval_id: approvalId },
-        async () => {
-          await emit(role, 'approval_requested', {
-            approval_id: approvalId,
-            call_id: callId,
-            action,
-            reason,
-            level_id: stepId,
-          });
-          await emit(role, 'ui_action', {
-            level_id: stepId,
-            action: 'open_approval',
-            target: approvalId,
-            label: action,
-          });
-        },
-        () => decisions.has(approvalId),
-      );
-      const decision = decisions.get(approvalId)!;
-      return { approved: decision.decision === 'approve', comment: decision.comment };
-    },
-
-    /** Assigns a task to a person (the job's creator unless named) and waits until it is completed. */
-    async assignTask(task: { title: string; detail: string; assignee?: string; dueInHours?: number }) {
-      const taskId = `ht-${uuid4()}`;
-      const stored = await createHumanTask({
-        task_id: taskId,
-        job_id: ids.job_id,
-        workflow_id: ids.workflow_id,
-        waiting_workflow_id: stepId,
-        role,
-        title: task.title,
-        detail: task.detail,
-        assignee: task.assignee,
-        due_in_hours: task.dueInHours,
-      });
-      await wait(
-        { kind: 'human_task', call_id: taskId, text: task.title },
-        async () => {
-          await emit(role, 'human_task_assigned', {
-            task_id: taskId,
-            title: task.title,
-            detail: task.detail,
-            assignee: stored.assignee,
-            due_at: stored.due_at,
-            state: 'open',
-            level_id: stepId,
-          });
-          await emit(role, 'ui_action', {
-            level_id: stepId,
-            action: 'open_task',
-            target: taskId,
-            label: task.title,
-          });
-        },
-        () => completions.has(taskId),
-      );
-      return completions.get(taskId)!;
-    },
-  };
 }

@@ -22,6 +22,7 @@ import { JOB_ROLE, type LevelResult } from './definitions';
 import { createEmitter } from './emit';
 import { runLevel } from './level';
 import { preview } from './prompts';
+import type { ScenarioLevel } from '../scenarios/types';
 
 const {
   loadRoadmapPlan,
@@ -183,38 +184,9 @@ export async function runAcquisitionUnit(input: UnitInput): Promise<UnitResult> 
       `Acceptance: ${unit.artifact} names the ${input.capability} capability`,
     ].join('\n'),
   };
-  let executed: LevelResult;
   let verified: LevelResult;
   try {
-    executed = await executeChild(runLevel, {
-      workflowId: `${unitId}/${executor.role}`,
-      args: [
-        {
-          ids: input.ids,
-          role: executor.role,
-          attempt,
-          level: executor,
-          request,
-          context: [task],
-          modelTier: input.modelTier,
-        },
-      ],
-    });
-    verified = await executeChild(runLevel, {
-      workflowId: `${unitId}/${verifier.role}`,
-      args: [
-        {
-          ids: input.ids,
-          role: verifier.role,
-          attempt,
-          level: verifier,
-          request,
-          context: [task, { role: executed.role, output: executed.output }],
-          verifyAttempt: attempt,
-          modelTier: input.modelTier,
-        },
-      ],
-    });
+    verified = await executeAndVerifyUnit(input, unitId, { executor, verifier }, request, task);
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fail(`a level failed: ${preview(innermost(err))}`);
@@ -225,6 +197,47 @@ export async function runAcquisitionUnit(input: UnitInput): Promise<UnitResult> 
   const artifact = await checkUnitArtifact({ jobId: input.ids.job_id, path: unit.artifact });
   if (!artifact.present) return fail(`${unit.artifact} was not written`);
   return pass([artifact.evidence!, `verifier: pass on attempt ${attempt}`]);
+}
+
+/** The unit's executor writes its artifact, then the verifier judges it: the build scenario's two levels, as children. */
+async function executeAndVerifyUnit(
+  input: UnitInput,
+  unitId: string,
+  levels: { executor: ScenarioLevel; verifier: ScenarioLevel },
+  request: string,
+  task: { role: string; output: string },
+): Promise<LevelResult> {
+  const { executor, verifier } = levels;
+  const { attempt } = input;
+  const executed = await executeChild(runLevel, {
+    workflowId: `${unitId}/${executor.role}`,
+    args: [
+      {
+        ids: input.ids,
+        role: executor.role,
+        attempt,
+        level: executor,
+        request,
+        context: [task],
+        modelTier: input.modelTier,
+      },
+    ],
+  });
+  return executeChild(runLevel, {
+    workflowId: `${unitId}/${verifier.role}`,
+    args: [
+      {
+        ids: input.ids,
+        role: verifier.role,
+        attempt,
+        level: verifier,
+        request,
+        context: [task, { role: executed.role, output: executed.output }],
+        verifyAttempt: attempt,
+        modelTier: input.modelTier,
+      },
+    ],
+  });
 }
 
 function innermost(err: unknown): string {

@@ -1,5 +1,5 @@
 // ApiError (a non-2xx answer of the ingest API) is the typed client's; ensureOk is for a raw Response.
-import { ApiError } from './api-client/client';
+import { ApiError } from '../clients/client';
 
 export { ApiError };
 

@@ -1,5 +1,5 @@
 import type { StackState } from '../stack/state-file';
-import { apiClient, type ApiClient } from './api-client/client';
+import { apiClient, type ApiClient } from '../clients/client';
 
 /** Where the API is, who the CLI acts as, and where that address came from (said when it cannot be reached). */
 export interface ApiTarget {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { devTokenPath, readDevToken, readStackState, stackStatePath } from '../stack/state-file';
 import type { CliEnv } from './config';
-import { dataOf } from './api-client/client';
-import type { paths } from './api-client/schema';
+import { dataOf } from '../clients/client';
+import type { paths } from '../clients/schema';
 import { reach, type ApiTarget } from './api-request';
 
 export { ApiUnreachable, type ApiTarget } from './api-request';

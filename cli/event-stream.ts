@@ -1,6 +1,6 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { eventEnvelope, type EventEnvelope } from '../events/envelope';
-import { dataOf } from './api-client/client';
+import { dataOf } from '../clients/client';
 import { reach, type ApiTarget } from './api-request';
 
 export { ApiError, ensureOk } from './api-error';

@@ -14,7 +14,7 @@ import { SensitivitySchema } from '../kb/sensitivity';
 import { readStackState } from '../stack/state-file';
 import { ApiUnreachable, resolveApi, submitJob, UsageError } from './api';
 import { loadCliConfig, loadConnectorCommandConfig, loadKbCommandConfig, type CliEnv } from './config';
-import { dataOf } from './api-client/client';
+import { dataOf } from '../clients/client';
 import { reach } from './api-request';
 import { ApiError } from './api-error';
 import { followJob } from './follow';

@@ -1,7 +1,7 @@
 /**
  * `npm run openapi:client`: writes the TypeScript types of each service's OpenAPI document (the ingest API's
- * cli/api-client/schema.ts, the identity service's identity-schema.ts, the console's console-schema.ts), for the typed
- * clients in ./client.ts. With `--check` it only compares (cli/api-client/schema.test.ts runs that, so a route change
+ * clients/schema.ts, the identity service's clients/identity-schema.ts, the console's clients/console-schema.ts), for
+ * the typed clients in clients/client.ts that the CLI and the console share. With `--check` it only compares (cli/api-client/schema.test.ts runs that, so a route change
  * without regenerating fails).
  */
 import fs from 'node:fs/promises';
@@ -16,10 +16,13 @@ interface Generated {
   document: () => Promise<unknown>;
 }
 
+/** The shared clients' folder, beside the CLI and the console that use them. */
+const CLIENTS_DIR = path.join(__dirname, '..', '..', 'clients');
+
 export const SCHEMA_FILES: Generated[] = [
-  { file: path.join(__dirname, 'schema.ts'), service: "The ingest API's", document: ingestApiDocument },
-  { file: path.join(__dirname, 'identity-schema.ts'), service: "The identity service's", document: identityDocument },
-  { file: path.join(__dirname, 'console-schema.ts'), service: "The console's", document: consoleDocument },
+  { file: path.join(CLIENTS_DIR, 'schema.ts'), service: "The ingest API's", document: ingestApiDocument },
+  { file: path.join(CLIENTS_DIR, 'identity-schema.ts'), service: "The identity service's", document: identityDocument },
+  { file: path.join(CLIENTS_DIR, 'console-schema.ts'), service: "The console's", document: consoleDocument },
 ];
 
 const header = (service: string) => `/**

@@ -15,9 +15,9 @@ test('the committed API types match the routes (run `npm run openapi:client` aft
   expect({ stderr: checked.stderr.replace(/npm warn.*\n/g, ''), stdout: checked.stdout }).toEqual({
     stderr: '',
     stdout: [
-      'cli/api-client/schema.ts matches the routes',
-      'cli/api-client/identity-schema.ts matches the routes',
-      'cli/api-client/console-schema.ts matches the routes',
+      'clients/schema.ts matches the routes',
+      'clients/identity-schema.ts matches the routes',
+      'clients/console-schema.ts matches the routes',
       '',
     ].join('\n'),
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, apiClient, consoleClient, dataOf, identityClient } from '../../cli/api-client/client';
+import { ApiError, apiClient, consoleClient, dataOf, identityClient } from '../../clients/client';
 import { streamJobEvents } from '../../cli/event-stream';
 import { projectRoot } from '../../config/paths';
 import { undescribedSuccesses, undocumentedRoutes } from '../../http/openapi';

@@ -41,7 +41,12 @@ export const Workflow = z.looseObject({
 export type Workflow = z.infer<typeof Workflow>;
 export const WorkflowPage = z.looseObject({ workflows: z.array(Workflow), next_cursor: z.nullable(z.string()) });
 export type WorkflowPage = z.infer<typeof WorkflowPage>;
-export const WorkflowCreated = z.looseObject({ workflow: Workflow, prompt_id: z.string(), job_id: z.string() });
+/** `job_id` is null when the ingest API stores workflows without running jobs (no database: KEEL_EMBEDDED_DB=off). */
+export const WorkflowCreated = z.looseObject({
+  workflow: Workflow,
+  prompt_id: z.string(),
+  job_id: z.nullable(z.string()),
+});
 export const Hidden = z.looseObject({ workflow_id: z.string(), hidden: z.boolean() });
 
 export const PromptThread = z.looseObject({

@@ -43,7 +43,12 @@ export function NewRunPage() {
           metadata: { model_tier: tier },
         },
       });
-      void navigate(`/jobs/${encodeURIComponent(accepted.job_id)}`);
+      // A workflow stored without a job (an API without a database) opens on its own page.
+      void navigate(
+        accepted.job_id
+          ? `/jobs/${encodeURIComponent(accepted.job_id)}`
+          : `/workflows/${encodeURIComponent(accepted.workflow.workflow_id)}`,
+      );
     });
   }
 

@@ -1,7 +1,7 @@
 // What every process's entry point shares: how it serves until a signal, and how a failed start ends it.
 
 /** The signals that ask a Keel process to stop: Ctrl-C, a supervisor's or process manager's stop, the terminal closing. */
-export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * How close together two stop signals are one stop. The npm scripts `exec` node, so npm's forwarded signal reaches it

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { devServerPidPath, type DevServerPidRecord } from '../temporal/dev-server';
+import { devServerPidPath, signalDevServer, type DevServerPidRecord } from '../temporal/dev-server';
 
 /** A port `npm start` will listen on, named by the variable that moves it. */
 export interface PortClaim {
@@ -110,11 +110,17 @@ export async function stopLeftoverDevServer(dataDir: string): Promise<number | u
   const { pid, dbFile } = record;
   const running = Number.isInteger(pid) && pid > 0 && isAlive(pid) && isDevServerOf(pid, dbFile);
   if (running) {
-    signalProcessGroup(pid, 'SIGTERM');
+    signalDevServer(pid, 'SIGTERM');
     const deadline = Date.now() + LEFTOVER_STOP_MS;
     while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    if (isAlive(pid)) signalProcessGroup(pid, 'SIGKILL');
-    while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (isAlive(pid)) signalDevServer(pid, 'SIGKILL');
+    const killDeadline = Date.now() + LEFTOVER_STOP_MS;
+    while (isAlive(pid) && Date.now() < killDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (isAlive(pid)) {
+      throw new StartRefused(
+        `the Temporal dev server (pid ${pid}) an earlier start on ${dataDir} left running did not stop; stop it, then start again`,
+      );
+    }
   }
   fs.rmSync(file, { force: true });
   return running ? pid : undefined;
@@ -133,17 +139,4 @@ function commandLine(pid: number): string {
 function isDevServerOf(pid: number, dbFile: string): boolean {
   const command = commandLine(pid);
   return command.includes('start-dev') && command.includes(dbFile);
-}
-
-/** The dev server leads its own process group (temporal/dev-server.ts): its UI and children go with it. */
-function signalProcessGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Gone in between: nothing left to stop.
-    }
-  }
 }

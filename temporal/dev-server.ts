@@ -162,9 +162,22 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
 /** Signals the child's whole process group (it leads one: spawned detached). */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  signalDevServer(child.pid, signal);
+}
+
+/**
+ * Signals a dev server's whole process group (it leads one, with its UI and children), or the process alone when the
+ * group is gone; a server already gone is nothing to signal. Also used on a leftover of a killed start
+ * (stack/preflight.ts).
+ */
+export function signalDevServer(pid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-child.pid, signal);
+    process.kill(-pid, signal);
   } catch {
-    child.kill(signal);
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone in between: nothing left to stop.
+    }
   }
 }

@@ -8,6 +8,8 @@ import { observeStoredEvent } from '../events/metrics';
 import type { QueueStore } from '../queue/queue-store';
 import { activeTraceId } from '../telemetry/spans';
 import { INVALID_EVENT, JOB_NOT_RECORDED } from '../pure/contracts';
+import type { WebhookSettings } from '../webhooks/config';
+import { startWebhookDelivery } from './webhooks';
 
 export interface AppendEventInput {
   ids: EventIds;
@@ -25,7 +27,7 @@ function withTraceId(payload: Record<string, unknown>): Record<string, unknown> 
   return traceId ? { ...payload, trace_id: traceId } : payload;
 }
 
-export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
+export function eventActivities(deps: { pool: Pool; queue: QueueStore; webhooks?: WebhookSettings }) {
   return {
     /**
      * Stores the event (idempotent on `draft.key`; the job's next sequence in the same transaction)
@@ -58,6 +60,10 @@ export function eventActivities(deps: { pool: Pool; queue: QueueStore }) {
           log.warn('event not published live (queue store)', { error: String(err) });
         });
         if (!duplicate) observeStoredEvent(envelope, (performance.now() - started) / 1000);
+        // On a duplicate too: the attempt that stored the event may have died before the delivery started. Unlike the
+        // live channel, a failure here fails the append, which is retried, so a subscribed event is delivered at least
+        // once (docs/webhooks.md); a delivery already started is not started again.
+        await startWebhookDelivery(deps, envelope);
         return envelope;
       } catch (err) {
         // The job row commits with the submission; until then, retry.

@@ -6,6 +6,7 @@ import type { QueueStore } from '../queue/queue-store';
 import type { ProductSettings } from '../products/settings';
 import type { ModelRouter } from '../routing/router';
 import type { SecretStore } from '../secrets/store';
+import type { BlobStore } from '../snapshots/blob-store';
 import { approvalActivities } from './approvals';
 import { capabilityActivities } from './capabilities';
 import { chatActivities } from './chat';
@@ -13,10 +14,13 @@ import { connectorActivities } from './connectors';
 import { eventActivities } from './events';
 import { jobActivities } from './jobs';
 import { knowledgeActivities } from './knowledge';
-import { modelActivities } from './models';
+import { modelActivities, type LiveOutputSettings } from './models';
 import { productActivities } from './products';
 import { scenarioActivities } from './scenarios';
+import { snapshotActivities } from './snapshots';
+import { webhookActivities } from './webhooks';
 import { workspaceActivities } from './workspace';
+import type { WebhookSettings } from '../webhooks/config';
 
 export interface ActivityDeps {
   pool: Pool;
@@ -24,6 +28,8 @@ export interface ActivityDeps {
   models: ModelRouter;
   /** Per-job workspaces live under this directory (DATA_DIR/workspaces by default). */
   workspaceRoot: string;
+  /** Where workspace snapshots keep file contents; absent → the folder `.blobs` in workspaceRoot. */
+  blobs?: BlobStore;
   /** The knowledge hub `kb_search` reads; without one the tool says the hub is unavailable. */
   kb?: KnowledgeHub;
   /** The team-chat Web API, for relaying jobs to chat threads; absent when no bot token is configured. */
@@ -34,6 +40,10 @@ export interface ActivityDeps {
   products?: ProductSettings;
   /** Where activities look credentials up by id at the moment of use; absent → a store that holds nothing. */
   secrets?: SecretStore;
+  /** Model calls stream to the jobs' live channels unless this turns it off (docs/live-output.md). */
+  liveOutput?: LiveOutputSettings;
+  /** Webhook delivery: allowed hosts and the retry schedule; absent → production defaults, no allowed host. */
+  webhooks?: WebhookSettings;
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */
@@ -45,11 +55,13 @@ export function createActivities(deps: ActivityDeps) {
     ...jobActivities(deps),
     ...modelActivities(deps),
     ...workspaceActivities(deps),
+    ...snapshotActivities(deps),
     ...chatActivities(deps),
     ...knowledgeActivities(deps),
     ...connectorActivities(deps),
     ...productActivities(deps),
     ...capabilityActivities(deps),
+    ...webhookActivities(deps),
   };
 }
 

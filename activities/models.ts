@@ -4,9 +4,16 @@ import type { ChatMessage, ToolCall, ToolDefinition } from '../routing/chat-type
 import { NoCandidateAnswered, type Hop } from '../routing/dispatch';
 import type { ModelRouter, RouteDecision } from '../routing/router';
 import { logger } from '../telemetry/logger';
+import { createLiveCall, type LiveCall } from '../events/live-output';
+import { jobOfLevel } from '../events/live-deltas';
+import type { QueueStore } from '../queue/queue-store';
 
-/** Must stay well under the heartbeat timeout the workflows set on callModel. */
-const HEARTBEAT_EVERY_MS = 5_000;
+/**
+ * Must stay well under the heartbeat timeout the workflows set on callModel. A cancel is delivered in the answer to a
+ * heartbeat, so a call that heartbeats once a second is aborted within about a second of its job's cancel, also while
+ * the vendor is silent (a reasoning model thinking before its first token, still billing).
+ */
+const HEARTBEAT_EVERY_MS = 1_000;
 
 /** What a level gets back from one model call: the answer, who gave it, and the walk that led there. */
 export interface ModelReply {
@@ -26,7 +33,25 @@ export interface ModelReply {
   hops: Hop[];
 }
 
-export function modelActivities(deps: { models: ModelRouter; log?: (line: string) => void }) {
+/** Whether model calls stream their output to the jobs' live channels, and how long a silent stream may last. */
+export interface LiveOutputSettings {
+  /** Off: every call is one request and one answer, as before streaming existed (KEEL_LIVE_OUTPUT=0). */
+  enabled: boolean;
+  /** KEEL_STREAM_STALL_MS; STREAM_STALL_MS by default. */
+  stallMs?: number;
+}
+
+/** A call's buffer for clients that join mid-call: its newest 256 KiB of deltas, kept 10 minutes after the last. */
+const LIVE_BUFFER_BYTES = 256 * 1024;
+const LIVE_BUFFER_TTL_MS = 10 * 60 * 1000;
+
+export function modelActivities(deps: {
+  models: ModelRouter;
+  log?: (line: string) => void;
+  /** Where live output is published; without one no call streams. */
+  queue?: QueueStore;
+  liveOutput?: LiveOutputSettings;
+}) {
   const routingLog = logger('routing');
   const log = deps.log ?? ((line: string) => routingLog.warn(line));
   // A routing note describes the catalog and the keys, which stay as they are for the process's life: said once,
@@ -37,6 +62,47 @@ export function modelActivities(deps: { models: ModelRouter; log?: (line: string
     said.add(note);
     log(`${note} (said once)`);
   };
+  /**
+   * The live output of this activity's call: the level run is the calling workflow (`<job_id>/<role>/<attempt>`),
+   * the call is the activity (its id is stable across retries), and each retry's attempts are named apart. Every
+   * piece also heartbeats (the SDK throttles them), so the call's liveness is reported while tokens flow.
+   */
+  const liveCallOf = (context: Context): LiveCall | undefined => {
+    if (!deps.queue || deps.liveOutput?.enabled === false) return undefined;
+    const { workflowExecution, activityId, attempt } = context.info;
+    // An activity run outside a workflow (a test's mock context) has no level run to report to.
+    if (!workflowExecution) return undefined;
+    const levelId = workflowExecution.workflowId;
+    const call = createLiveCall({
+      queue: deps.queue,
+      jobId: jobOfLevel(levelId),
+      levelId,
+      callId: `${levelId}#${activityId}`,
+      attemptPrefix: String(attempt),
+      maxBufferBytes: LIVE_BUFFER_BYTES,
+      bufferTtlMs: LIVE_BUFFER_TTL_MS,
+      onError: (err) =>
+        liveLog.warn({ err: String(err), level_id: levelId }, 'live output not published (queue store)'),
+    });
+    let streamed = 0;
+    return {
+      begin(candidate) {
+        const attempt = call.begin(candidate);
+        return {
+          piece(piece) {
+            streamed += piece.text.length;
+            context.heartbeat({ streamed });
+            attempt.piece(piece);
+          },
+          discard: () => attempt.discard(),
+          end: () => attempt.end(),
+        };
+      },
+      settled: () => call.settled(),
+    };
+  };
+  const liveLog = logger('live-output');
+
   return {
     /** Resolves a level's ordered candidates from the catalog, team controls, budget and requirements. */
     async routeLevel(input: LevelRouting): Promise<RouteDecision> {
@@ -57,8 +123,13 @@ export function modelActivities(deps: { models: ModelRouter; log?: (line: string
       // Heartbeats let Temporal deliver a cancel (job cancel, worker shutdown) to a long call; the signal aborts it.
       const context = Context.current();
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+      const live = liveCallOf(context);
       try {
-        const outcome = await deps.models.call({ ...input, signal: context.cancellationSignal });
+        const outcome = await deps.models.call({
+          ...input,
+          signal: context.cancellationSignal,
+          ...(live ? { live, stallMs: deps.liveOutput?.stallMs } : {}),
+        });
         return {
           provider: outcome.provider,
           model: outcome.model,
@@ -86,6 +157,10 @@ export function modelActivities(deps: { models: ModelRouter; log?: (line: string
         throw err;
       } finally {
         clearInterval(beat);
+        // The attempt's last delta (its `end`, or the `discard` of a failed or cancelled one) is on the live channel
+        // before the level hears the outcome, so it precedes the durable events that follow (a cancelled job's
+        // terminal event among them). Publishing never throws; a queue store that is down fails it fast.
+        await live?.settled();
       }
     },
   };

@@ -15,21 +15,28 @@ import { healthRoutes } from './routes/health';
 import { humanTaskRoutes } from './routes/human-tasks';
 import { jobStreamRoutes } from './routes/job-stream';
 import { jobRoutes } from './routes/jobs';
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries';
+import { jobStepRoutes } from './routes/job-steps';
 import { kbRoutes } from './routes/kb';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
+import { questionRoutes } from './routes/questions';
 import { resumeRoutes } from './routes/resume';
+import { scenarioRoutes } from './routes/scenarios';
 import { workflowGraphRoutes } from './routes/workflow-graph';
 import { workflowRoutes } from './routes/workflow-prompts';
 import { capabilityRoutes } from './routes/capabilities';
 import { initiativeRoutes } from './routes/initiatives';
 import { intentRoutes } from './routes/intents';
 import { localinfRoutes } from './routes/localinf';
+import { spendRoutes } from './routes/spend';
 import { statsRoutes } from './routes/stats';
 import { verticalRoutes } from './routes/verticals';
 import { workRoutes } from './routes/work';
 import { tokenRoutes } from './routes/tokens';
+import { internalLedgerRoutes } from './routes/internal-ledger';
 import { internalUserRoutes } from './routes/internal-users';
+import { tenantBudgetRoutes } from './routes/tenant-budgets';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
@@ -53,9 +60,19 @@ export async function buildApp(
   });
   await app.register(healthRoutes);
   const routeFactories = [
-    ...[chatRoutes, projectRoutes, jobRoutes, resumeRoutes, approvalRoutes, jobStreamRoutes, modelRoutes],
+    ...[
+      chatRoutes,
+      projectRoutes,
+      jobRoutes,
+      jobStepRoutes,
+      resumeRoutes,
+      approvalRoutes,
+      jobStreamRoutes,
+      modelRoutes,
+    ],
     ...[workflowRoutes, workflowGraphRoutes, kbRoutes, atlasRoutes, designRoutes, humanTaskRoutes, tokenRoutes],
-    internalUserRoutes,
+    ...[scenarioRoutes, questionRoutes, spendRoutes, tenantBudgetRoutes, webhookDeliveryRoutes],
+    ...[internalUserRoutes, internalLedgerRoutes],
     // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
     ...[capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes],
   ];

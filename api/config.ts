@@ -5,6 +5,8 @@ import { postgresEnv } from '../db/config';
 import { queueEnvSchema } from '../queue/config';
 import { modelEnv } from '../routing/config';
 import { temporalEnv } from '../temporal/config';
+import { blobStoreEnv } from '../snapshots/config';
+import { webhookEnv } from '../webhooks/config';
 
 /** The ingest API's environment. The all-in-one stack extends it; `loadApiConfig` is for the API alone. */
 export const apiEnv = z.object({
@@ -13,6 +15,8 @@ export const apiEnv = z.object({
   ...temporalEnv.shape,
   ...modelEnv.shape,
   ...chatAppEnv.shape,
+  ...blobStoreEnv.shape,
+  ...webhookEnv.shape,
   /** 0.0.0.0 in a container; loopback by default so a laptop does not expose the API. */
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -29,6 +33,8 @@ export const apiEnv = z.object({
   STREAM_POLL_MS: z.coerce.number().int().min(100).default(2_000),
   /** Per-job cost ceiling in USD: past it the job emits budget_exceeded and stops. */
   JOB_BUDGET_USD: z.coerce.number().positive().default(5),
+  /** The highest per-job ceiling a submission may ask for (`budget_usd` of POST /v1/chat), in USD. */
+  JOB_BUDGET_MAX_USD: z.coerce.number().positive().default(50),
   /** While a model call runs, its level emits a `heartbeat` event this often (ms). */
   LEVEL_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
   /**
@@ -51,7 +57,8 @@ export const apiEnv = z.object({
   /**
    * The identity service's address when it keeps its own database: submissions read each user's role, budget and
    * status from its internal endpoint (`GET /internal/budget-policy`), authenticated with IDENTITY_INTERNAL_TOKEN
-   * (the identity service's INTERNAL_API_TOKEN). Set both or neither; with them, IDENTITY_SCHEMA is not used.
+   * (the identity service's INTERNAL_API_TOKEN). Set both or neither; with them, IDENTITY_SCHEMA is not used. The
+   * token may be this variable or a file in the secrets store, read at start (api/start-secrets.ts; docs/secrets.md).
    */
   IDENTITY_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   IDENTITY_INTERNAL_TOKEN: z.preprocess(
@@ -73,6 +80,13 @@ export function loadApiConfig(env: NodeJS.ProcessEnv): ApiEnv {
           code: 'custom',
           path: [value.IDENTITY_URL ? 'IDENTITY_INTERNAL_TOKEN' : 'IDENTITY_URL'],
           message: 'IDENTITY_URL and IDENTITY_INTERNAL_TOKEN go together: set both or neither',
+        });
+      }
+      if (value.JOB_BUDGET_MAX_USD < value.JOB_BUDGET_USD) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['JOB_BUDGET_MAX_USD'],
+          message: `must be at least JOB_BUDGET_USD (${value.JOB_BUDGET_USD}): the default ceiling is one a job may have`,
         });
       }
     });

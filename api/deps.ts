@@ -10,6 +10,9 @@ import type { BudgetSource } from '../jobs/admit';
 import { identityServiceBudget, sharedDatabaseBudget } from '../jobs/budget-sources';
 import { identityTables, ingestTables } from '../db/qualified-tables';
 import { workspaceRoot } from '../config/workspace-root';
+import type { BlobStore } from '../snapshots/blob-store';
+import { blobStoreSettings } from '../snapshots/config';
+import { openBlobStore } from '../snapshots/open-blob-store';
 
 /** Everything the ingest API needs, built by the entry point (or a test) and handed to buildApp. */
 export interface ApiDeps extends JobsDeps {
@@ -17,6 +20,8 @@ export interface ApiDeps extends JobsDeps {
   models: { list(): Promise<ModelListing[]> };
   /** Where workers write job files (shared storage when API and workers run apart). */
   workspaceRoot: string;
+  /** Where workspace snapshots keep file contents (files at a level run); absent → `.blobs` in workspaceRoot. */
+  blobs?: BlobStore;
   /** SSE heartbeat comment interval. */
   heartbeatMs: number;
   /** How often a stream re-reads the database in case a live message was lost. */
@@ -30,6 +35,8 @@ export interface ApiDeps extends JobsDeps {
    * they are not served.
    */
   internalToken?: string;
+  /** WEBHOOK_ALLOW_HOSTS: hosts a submission's webhook may name although they are plain http or private. */
+  webhookAllowHosts?: readonly string[];
 }
 
 /** The API's dependencies as its environment configures them, over resources the entry point opened. */
@@ -44,13 +51,16 @@ export function apiDepsFromEnv(
     taskQueue: jobTaskQueue(env),
     rateLimits: { userPerMinute: env.RATE_LIMIT_USER_PER_MINUTE, orgPerMinute: env.RATE_LIMIT_ORG_PER_MINUTE },
     workspaceRoot: workspaceRoot(env),
+    blobs: openBlobStore(blobStoreSettings(env, workspaceRoot(env)), resources.secrets),
     heartbeatMs: env.SSE_HEARTBEAT_MS,
     streamPollMs: env.STREAM_POLL_MS,
     jobBudgetUsd: env.JOB_BUDGET_USD,
+    jobBudgetMaxUsd: env.JOB_BUDGET_MAX_USD,
     levelHeartbeatMs: env.LEVEL_HEARTBEAT_MS,
     temporalAnswerMs: env.TEMPORAL_DOWN_ANSWER_MS,
     chatApp: chatAppFromEnv(env, resources.secrets),
     internalToken: env.IDENTITY_INTERNAL_TOKEN,
+    webhookAllowHosts: env.WEBHOOK_ALLOW_HOSTS,
   };
 }
 

@@ -13,6 +13,7 @@ import type { WorkflowListRow } from '../db/workflow-list';
 import { appendPrompt } from '../jobs/append-prompt';
 import type { JobsDeps } from '../jobs/deps';
 import { allocate, checkScenarioName, submitJob } from '../jobs/submit';
+import { firstScenarioFor } from '../pure/build-directive';
 import type { Admitted } from '../jobs/admit';
 import type { QueueStore } from '../queue/queue-store';
 import type { queueWorkflows } from './workflow-directory';
@@ -130,10 +131,13 @@ export function queueThreads(deps: {
         created_by: principal.user_id || 'user',
         org_id: principal.org_id,
         hidden: false,
-        scenario: input.scenario ?? 'build',
+        scenario: firstScenarioFor(input.prompt, input.scenario),
         updated_at: at,
         latest_job_id: null,
         status: null,
+        title: null,
+        first_prompt: input.prompt.slice(0, 1000),
+        created_at: at,
       });
       return { workflow_id: workflowId, prompt_id: promptId, job_id: null };
     },

@@ -12,6 +12,8 @@ import {
   getWorkflow,
   listWorkflows,
   setWorkflowHidden,
+  setWorkflowTitle,
+  workflowState,
   type ListWorkflowsOptions,
   type WorkflowListRow,
 } from '../db/workflow-list';
@@ -29,6 +31,8 @@ export interface WorkflowDirectory {
   list(options: Omit<ListWorkflowsOptions, 'after'> & { cursor?: string }): Promise<WorkflowPage>;
   /** False when there is no such workflow. */
   setHidden(workflowId: string, hidden: boolean): Promise<boolean>;
+  /** Null clears the title (the first prompt's line shows again). False when there is no such workflow. */
+  setTitle(workflowId: string, title: string | null): Promise<boolean>;
 }
 
 const WORKFLOWS = 'workflows';
@@ -46,6 +50,10 @@ const workflowRecord = z.object({
   updated_at: z.string(),
   latest_job_id: z.string().nullable(),
   status: z.string().nullable(),
+  // Records written before titles existed have none of these.
+  title: z.string().nullable().default(null),
+  first_prompt: z.string().nullable().default(null),
+  created_at: z.string().optional(),
 });
 
 /** PostgreSQL first; a direct lookup the database does not know falls back to the queue store. */
@@ -69,6 +77,9 @@ export function databaseWorkflows(pool: Pool, queue: QueueStore): WorkflowDirect
     async setHidden(workflowId, hidden) {
       return (await setWorkflowHidden(pool, workflowId, hidden)) || fallback.setHidden(workflowId, hidden);
     },
+    async setTitle(workflowId, title) {
+      return (await setWorkflowTitle(pool, workflowId, title)) || fallback.setTitle(workflowId, title);
+    },
   };
 }
 
@@ -88,7 +99,8 @@ export function queueWorkflows(queue: QueueStore): WorkflowDirectory & { put(row
   return {
     get,
     put,
-    async list({ cursor, orgId, createdBy, projectSlug, includeHidden, limit }) {
+    async list({ cursor, orgId, createdBy, projectSlug, includeHidden, limit, search, states }) {
+      const needle = search?.toLowerCase();
       let offset = 0;
       if (cursor !== undefined) {
         const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -101,6 +113,9 @@ export function queueWorkflows(queue: QueueStore): WorkflowDirectory & { put(row
         .filter((row) => !createdBy || row.created_by === createdBy)
         .filter((row) => projectSlug === undefined || row.project_slug === projectSlug)
         .filter((row) => includeHidden || !row.hidden)
+        .filter((row) => !states?.length || (states as readonly string[]).includes(workflowState(row.status)))
+        // Without a database only the first prompt is kept beside the workflow, so that is what is searched.
+        .filter((row) => !needle || [row.title, row.first_prompt].some((text) => text?.toLowerCase().includes(needle)))
         .sort((a, b) => byteOrder(b.updated_at, a.updated_at) || byteOrder(b.workflow_id, a.workflow_id))
         .slice(offset, offset + limit);
       const next = Buffer.from(`o:${offset + rows.length}`).toString('base64url');
@@ -110,6 +125,12 @@ export function queueWorkflows(queue: QueueStore): WorkflowDirectory & { put(row
       const row = await get(workflowId);
       if (!row) return false;
       await put({ ...row, hidden });
+      return true;
+    },
+    async setTitle(workflowId, title) {
+      const row = await get(workflowId);
+      if (!row) return false;
+      await put({ ...row, title });
       return true;
     },
   };

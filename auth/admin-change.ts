@@ -107,14 +107,14 @@ async function revokeApiTokens(client: PoolClient, ingest: IngestTables | undefi
  * sessions listed as revoked (before the write, so no cache cookie outlives the ban) and their API tokens revoked.
  */
 export async function changeUser(
-  ctx: Pick<AuthContext, 'pool' | 'tables' | 'ledger' | 'budgets' | 'revokedUsers' | 'revocations'>,
+  ctx: Pick<AuthContext, 'pool' | 'tables' | 'ingestTables' | 'budgets' | 'revokedUsers' | 'revocations'>,
   input: { actorId: string; targetId: string; action: string; change: AdminChange },
 ): Promise<User> {
   if (input.change.disabled === true && input.actorId !== input.targetId) await ctx.revokedUsers.revoke(input.targetId);
   const user = await applyAdminChange(ctx.pool, ctx.tables, {
     ...input,
     defaultBudgetCents: ctx.budgets.defaultBudgetCents,
-    ingest: ctx.ledger,
+    ingest: ctx.ingestTables,
     revocationOutbox: ctx.revocations !== undefined,
   });
   // Delivered now rather than on the next poll; the admin's answer does not wait for the ingest API.

@@ -15,6 +15,7 @@ import { adminUserRoutes } from './routes/admin-users';
 import { budgetPolicyRoutes } from './routes/budget-policy';
 import { healthRoutes } from './routes/health';
 import { meBudgetRoutes } from './routes/me-budget';
+import { peopleRoutes } from './routes/people';
 import { oidcRoutes } from './routes/oidc';
 import { passwordRoutes } from './routes/password';
 import { preflightRoutes } from './routes/preflight';
@@ -26,6 +27,8 @@ import { createRevokedUsers } from './revoked-users';
 import { identityTables, ingestTables } from '../db/qualified-tables';
 import { startRevocationDelivery } from './token-revocations';
 import { named } from '../http/named-plugin';
+import { ingestApiLedger } from '../jobs/ingest-api-ledger';
+import { databaseLedger, type Ledger } from '../jobs/ledger';
 
 const IDENTITY_API: ApiInfo = {
   title: 'Keel identity service',
@@ -45,10 +48,29 @@ export interface AuthDeps {
   now?: () => number;
 }
 
-/** Cookies are Secure except when the service itself runs on a loopback host (local development, tests). */
+/**
+ * Cookies are Secure whenever the service's origin is HTTPS, and on any host that is not loopback; only a plain-http
+ * loopback origin (local development, `npm start`, tests) gets cookies without it, since a browser refuses a Secure
+ * cookie from an http page there. The console adds Secure to every cookie it relays over HTTPS on its own side
+ * (console/server/secure-cookies.ts), for an identity service reached over loopback behind it.
+ */
 export function cookieIsSecure(authUrl: string): boolean {
-  const host = new URL(authUrl).hostname;
+  const url = new URL(authUrl);
+  if (url.protocol === 'https:') return true;
+  const host = url.hostname;
   return !(host === 'localhost' || host === '127.0.0.1' || host === '[::1]');
+}
+
+/**
+ * Where the identity service reads the ingest service's ledger: the ingest API's internal routes when INGEST_URL says
+ * the API keeps a database of its own (with the shared INTERNAL_API_TOKEN; the config refuses INGEST_URL without it),
+ * else the ingest schema in this database (jobs/ledger.ts).
+ */
+function ledgerFor(env: AuthSettings, deps: AuthDeps): Ledger {
+  if (env.INGEST_URL && env.INTERNAL_API_TOKEN) {
+    return ingestApiLedger({ ingestUrl: env.INGEST_URL, internalToken: env.INTERNAL_API_TOKEN });
+  }
+  return databaseLedger(deps.pool, ingestTables(env.INGEST_SCHEMA));
 }
 
 /**
@@ -62,7 +84,7 @@ export async function buildAuthApp(
   const { env } = deps;
   const now = deps.now ?? Date.now;
   const tables = identityTables(env.DATABASE_SCHEMA);
-  const ledger = ingestTables(env.INGEST_SCHEMA);
+  const ingest = ingestTables(env.INGEST_SCHEMA);
   const store = createSessionStore({
     pool: deps.pool,
     tables,
@@ -81,8 +103,9 @@ export async function buildAuthApp(
     env,
     now,
     tables,
-    ledger,
-    budgets: { identity: tables, ledger, defaultBudgetCents: Math.round(env.DEFAULT_BUDGET_USD * 100) },
+    ingestTables: ingest,
+    ledger: ledgerFor(env, deps),
+    budgets: { identity: tables, ledger: ingest, defaultBudgetCents: Math.round(env.DEFAULT_BUDGET_USD * 100) },
     sessions: new SessionResolver(store, now, revokedUsers),
     revokedUsers,
     signInLimiter: createSignInLimiter({ redis: deps.redis, keyPrefix: `keel:${env.KEEL_INSTANCE_ID}:auth:sign-in` }),
@@ -135,7 +158,7 @@ export async function buildAuthApp(
   await app.register(healthRoutes);
   // Each under its factory's name (`sessionRoutes`), which is what fastify shows for it (http/named-plugin.ts).
   const routeFactories = [passwordRoutes, sessionRoutes, oidcRoutes, adminUserRoutes, adminPluginRoutes];
-  for (const routes of [...routeFactories, meBudgetRoutes, preflightRoutes]) {
+  for (const routes of [...routeFactories, meBudgetRoutes, peopleRoutes, preflightRoutes]) {
     await app.register(named(routes.name, routes(ctx)));
   }
   if (env.INTERNAL_API_TOKEN) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { emptyAsUndefined } from '../config/parse-env';
 import { queueEnvSchema } from '../queue/config';
+import { idpAllOrNone } from './oidc-provider-config';
 
 /** zod says "expected string, received undefined" for a missing variable; say what the reader must do. */
 const required = { error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : undefined) };
@@ -39,6 +40,8 @@ export const authEnv = z.object({
     error: (issue) => (issue.input === undefined ? 'required' : 'a postgres:// connection string'),
   }),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** statement_timeout of every pooled connection, in ms; the client gives up on a silent server 2 s later (db/pool.ts). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /** `true` for managed databases that require TLS. */
   DATABASE_SSL: z.preprocess(emptyAsUndefined, z.stringbool().default(false)),
   /** The identity tables live in this schema, so identity and ingest can share one small database. */
@@ -53,13 +56,27 @@ export const authEnv = z.object({
   AUTHLIB_COOKIE_DOMAIN: z.string(required).regex(/^[a-z0-9.-]+$/i, 'a domain such as example.com'),
   /** Comma-separated origins allowed to call /api/auth/* with credentials (CORS and the origin check). */
   TRUSTED_ORIGINS: z.preprocess(commaList, z.array(origin, required).min(1, 'at least one origin')),
-  IDP_CLIENT_ID: z.string(required).min(1),
-  IDP_CLIENT_SECRET: z.string(required).min(1),
-  /** The OpenID Connect issuer (discovery at `/.well-known/openid-configuration`); http only on loopback. */
-  IDP_ISSUER_URL: z.url({ protocol: /^https?$/, ...required }).refine((value) => {
-    const url = new URL(value);
-    return url.protocol === 'https:' || isLoopback(url.hostname);
-  }, 'must be https:// (plain http only for a loopback test provider)'),
+  /**
+   * The OpenID Connect provider: IDP_ISSUER_URL, IDP_CLIENT_ID and IDP_CLIENT_SECRET together, or none of them for
+   * password sign-in only (`idpAllOrNone`). The spec marks the client id and secret required; a deployment that signs
+   * people in with passwords alone has no provider to name.
+   */
+  IDP_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  IDP_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /**
+   * The issuer (discovery at `/.well-known/openid-configuration`); http only on loopback. Derived from IDP_ID for the
+   * providers with one public issuer (`withDerivedIssuer`), else set with the client id.
+   */
+  IDP_ISSUER_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/ })
+      .refine((value) => {
+        const url = new URL(value);
+        return url.protocol === 'https:' || isLoopback(url.hostname);
+      }, 'must be https:// (plain http only for a loopback test provider)')
+      .optional(),
+  ),
   /** The `<idp>` segment of the sign-in and callback paths. */
   IDP_ID: z
     .string()
@@ -116,31 +133,9 @@ export const authEnv = z.object({
 });
 export type AuthEnv = z.infer<typeof authEnv>;
 
-const IDP_VARIABLES = ['IDP_ISSUER_URL', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'] as const;
-
-/** The three IDP_* variables come together or not at all. */
-export function idpAllOrNone(value: Partial<Record<(typeof IDP_VARIABLES)[number], unknown>>, ctx: z.RefinementCtx) {
-  const set = IDP_VARIABLES.filter((name) => value[name] !== undefined);
-  if (set.length === 0 || set.length === IDP_VARIABLES.length) return;
-  for (const name of IDP_VARIABLES.filter((n) => value[n] === undefined)) {
-    ctx.addIssue({ code: 'custom', path: [name], message: `required with ${set.join(', ')}` });
-  }
-}
-
 /**
- * What the service is built from. Under `npm start` the provider may be left unconfigured (all three IDP_*
- * unset): password sign-in works and the OIDC routes answer 404 `oidc_not_configured`.
+ * What the service is built from: the settings with the provider's three together or not at all. Without a provider
+ * password sign-in works and the OIDC routes answer 404 `oidc_not_configured`.
  */
-export const authSettings = authEnv
-  .extend({
-    IDP_CLIENT_ID: authEnv.shape.IDP_CLIENT_ID.optional(),
-    IDP_CLIENT_SECRET: authEnv.shape.IDP_CLIENT_SECRET.optional(),
-    IDP_ISSUER_URL: authEnv.shape.IDP_ISSUER_URL.optional(),
-  })
-  .superRefine(idpAllOrNone);
+export const authSettings = authEnv.superRefine((value, ctx) => idpAllOrNone(value, ctx));
 export type AuthSettings = z.infer<typeof authSettings>;
-
-/** The identity service alone (production): every variable the spec marks required must be set. */
-export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthEnv {
-  return parseEnv(authEnv, env, 'keel auth');
-}

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { BudgetLookup } from '../jobs/budget';
+import type { Ledger } from '../jobs/ledger';
 import type { AuthSettings } from './config';
 import type { OidcClient } from './oidc';
 import type { SessionResolver } from './session-resolver';
@@ -14,7 +15,10 @@ export interface AuthContext {
   env: AuthSettings;
   now: () => number;
   tables: IdentityTables;
-  ledger: IngestTables;
+  /** The ingest schema's tables, for writes the identity service makes there when the two share a database. */
+  ingestTables: IngestTables;
+  /** Who owns a workflow or job, and what users spent: read from the ingest service's ledger (jobs/ledger.ts). */
+  ledger: Ledger;
   budgets: BudgetLookup;
   sessions: SessionResolver;
   /** Users disabled recently: applyAdminChange's callers list them so cached sessions stop at once. */

@@ -38,6 +38,7 @@ import { startKeelWorker } from '../temporal/worker';
 import { bareActivities } from './bare-activities';
 import type { bareJob, bareShape } from './bare-workflows';
 import { param, percentile, printJson } from './measure';
+import { deleteKeys } from './redis-keys';
 import { runBench, Teardown } from './run-bench';
 
 const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -483,16 +484,6 @@ function printShape(jobId: string, shape: JobShape, measured: boolean): void {
   row(`${shape.children.length} children`, total, "(each bare job's children run these counts)");
   row('parent runJob', shape.parent.activities, `${byTypeText(shape.parent.byType)} (the bare parent runs none)`);
   console.log();
-}
-
-/** Deletes this run's keys (rate-limit windows, id sequences, ledger) from the shared Redis. */
-async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 runBench(main);

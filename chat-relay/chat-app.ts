@@ -62,12 +62,16 @@ export function createChatApp(settings: {
   };
 }
 
-/** The chat app the environment configures; without a signing secret id it still exists and refuses every request. */
+/**
+ * The chat app the environment configures; without a signing secret it still exists and refuses every request. The
+ * variable CHATAPP_SIGNING_SECRET wins over the store's; the store's is read at each request (rotation, no restart).
+ */
 export function chatAppFromEnv(env: ChatAppEnv, secrets: SecretStore): ChatApp {
   const settings = chatAppSettings(env);
-  const signingSecretId = settings.signingSecretId;
+  const { signingSecretId, signingSecret: fromEnv } = settings;
+  const fromStore = signingSecretId === undefined ? undefined : () => secrets.get(signingSecretId);
   return createChatApp({
-    signingSecret: signingSecretId === undefined ? undefined : () => secrets.get(signingSecretId),
+    signingSecret: fromEnv !== undefined ? () => Promise.resolve(fromEnv) : fromStore,
     api: chatWebApiFromEnv(env, secrets),
     teamIdOverride: settings.teamIdOverride,
     historyMessages: settings.historyMessages,

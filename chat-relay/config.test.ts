@@ -10,6 +10,7 @@ const parse = (env: Record<string, string>) => chatAppEnv.parse(env);
 test('everything unset: no secret ids, the public Web API', () => {
   expect(chatAppSettings(parse({}))).toEqual({
     signingSecretId: undefined,
+    signingSecret: undefined,
     botTokenSecretId: undefined,
     teamIdOverride: undefined,
     apiUrl: 'https://slack.com/api/',
@@ -17,9 +18,9 @@ test('everything unset: no secret ids, the public Web API', () => {
   });
 });
 
-test('the credentials themselves are never variables: the old ones are refused, naming the id to set instead', () => {
+test('the bot token is never a variable (refused, naming the id to set); the signing secret may be, as the spec says', () => {
   expect(() => parse({ CHATAPP_BOT_TOKEN: 'xoxb-1' })).toThrow(/CHATAPP_BOT_TOKEN_SECRET_ID/);
-  expect(() => parse({ CHATAPP_SIGNING_SECRET: 's' })).toThrow(/CHATAPP_SIGNING_SECRET_ID/);
+  expect(chatAppSettings(parse({ CHATAPP_SIGNING_SECRET: 's' })).signingSecret).toBe('s');
   expect(() => parse({ CHATAPP_BOT_TOKEN_SECRET_ID: '../bot' })).toThrow(/a secret id/);
 });
 
@@ -28,9 +29,13 @@ test('the API URL gets its trailing slash, and a bad one is refused', () => {
   expect(() => parse({ CHATAPP_API_URL: 'not a url' })).toThrow();
 });
 
-test('a process serving inbound chat needs a bot token id beside the signing secret id', () => {
+test('a process serving inbound chat needs a bot token id beside the signing secret (id or variable)', () => {
   expect(chatAppInbound.safeParse({ CHATAPP_SIGNING_SECRET_ID: 'chat/signing' }).error?.issues[0]).toMatchObject({
     path: ['CHATAPP_BOT_TOKEN_SECRET_ID'],
+  });
+  expect(chatAppInbound.safeParse({ CHATAPP_SIGNING_SECRET: 's' }).error?.issues[0]).toMatchObject({
+    path: ['CHATAPP_BOT_TOKEN_SECRET_ID'],
+    message: 'required with CHATAPP_SIGNING_SECRET; set it, or unset the signing secret',
   });
   expect(
     chatAppInbound.safeParse({ CHATAPP_SIGNING_SECRET_ID: 'chat/signing', CHATAPP_BOT_TOKEN_SECRET_ID: 'chat/bot' })
@@ -55,6 +60,20 @@ test('the signing secret is read from the store at each request, so a rotated on
     expect(app.api).toBeDefined();
     expect(await chatAppFromEnv(parse({}), noSecrets).signingSecret()).toBeUndefined();
     expect(chatAppFromEnv(parse({}), noSecrets).api).toBeUndefined();
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('CHATAPP_SIGNING_SECRET wins over the store secret CHATAPP_SIGNING_SECRET_ID names', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-chat-secrets-'));
+  try {
+    await fs.writeFile(path.join(dir, 'signing'), 'from-the-file');
+    const secrets = createSecretStore({ dir, ttlMs: 0, fromEnv: false, env: {} });
+    const both = { CHATAPP_SIGNING_SECRET_ID: 'signing', CHATAPP_BOT_TOKEN_SECRET_ID: 'bot' };
+    expect(await chatAppFromEnv(parse(both), secrets).signingSecret()).toBe('from-the-file');
+    const app = chatAppFromEnv(parse({ ...both, CHATAPP_SIGNING_SECRET: 'from-the-variable' }), secrets);
+    expect(await app.signingSecret()).toBe('from-the-variable');
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

@@ -9,6 +9,7 @@ import { redactPrompt } from '../jobs/redact';
 import { submitJob } from '../jobs/submit';
 import { claimChatThread, getChatThread, recordChatTurn, releaseChatThread } from '../db/chat-threads';
 import { findJob, isTerminalStatus } from '../db/jobs';
+import { recordAnswer } from '../db/questions';
 import type { TokenOwner } from '../db/tokens';
 import { interruptsQuery, resumeUpdate } from '../workflows/human-input';
 import type { ChatApp, ChatIdentity } from '../chat-relay/chat-app';
@@ -144,7 +145,7 @@ async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBa
     const job = await findJob(deps.pool, thread.last_job_id);
     if (job && !isTerminalStatus(job.status)) {
       if (job.status === 'paused') {
-        const answered = await answerOpenQuestion(deps, job.job_id, turn.text, log);
+        const answered = await answerOpenQuestion(deps, job.job_id, turn.text, turn.principal.user_id, log);
         if (answered) return { outcome: 'answered', job_id: job.job_id, call_id: answered };
       }
       return turn.busy();
@@ -218,11 +219,13 @@ async function answerOpenQuestion(
   deps: JobsDeps,
   jobId: string,
   answer: string,
+  answeredBy: string,
   log: FastifyBaseLogger,
 ): Promise<string | undefined> {
   const handle = deps.temporal.workflow.getHandle(jobId);
+  let callId: string | undefined;
   try {
-    return await deps.temporal.withDeadline(Date.now() + ANSWER_DEADLINE_MS, async () => {
+    callId = await deps.temporal.withDeadline(Date.now() + ANSWER_DEADLINE_MS, async () => {
       const [open] = await handle.query(interruptsQuery);
       if (!open) return undefined;
       await handle.executeUpdate(resumeUpdate, { args: [{ call_id: open.call_id, answer }] });
@@ -232,5 +235,23 @@ async function answerOpenQuestion(
     const refused = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure;
     log[refused ? 'debug' : 'warn']({ err, job_id: jobId }, 'chatapp: the thread reply could not answer the job');
     return undefined;
+  }
+  if (callId) await recordChatAnswer(deps, { jobId, callId, answer, answeredBy }, log);
+  return callId;
+}
+
+/**
+ * Who answered, as POST /v1/jobs/:id/resume records it (the inbox and the job page show it). The job took the answer
+ * already, so a failure to record it is logged, never turned into "the turn failed".
+ */
+export async function recordChatAnswer(
+  deps: JobsDeps,
+  answer: { jobId: string; callId: string; answer: string; answeredBy: string },
+  log: FastifyBaseLogger,
+): Promise<void> {
+  try {
+    await recordAnswer(deps.pool, answer);
+  } catch (err) {
+    log.warn({ err, job_id: answer.jobId }, 'chatapp: the answer was taken but who gave it could not be recorded');
   }
 }

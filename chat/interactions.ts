@@ -10,7 +10,7 @@ import { redactPrompt } from '../jobs/redact';
 import { findJob } from '../db/jobs';
 import { resumeUpdate } from '../workflows/human-input';
 import type { ChatApp } from '../chat-relay/chat-app';
-import { chatIdentity, chatPrincipal } from './inbound';
+import { chatIdentity, chatPrincipal, recordChatAnswer } from './inbound';
 import {
   ANSWER_ACTION,
   answeredMessage,
@@ -97,6 +97,7 @@ export async function handleBlockActions(
       if (refused || err instanceof WorkflowNotFoundError) return ignored(log, 'not_waiting');
       throw err;
     }
+    await recordChatAnswer(deps, { jobId: job_id, callId: call_id, answer, answeredBy: principal.user_id }, log);
     await showOutcome(answeredMessage('Question answered.', answer, payload.user.id));
     return { outcome: 'answered', job_id, call_id };
   }

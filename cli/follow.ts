@@ -5,7 +5,8 @@ import type { EventEnvelope } from '../events/envelope';
 import { STREAM_STOPPING_COMMENT } from '../events/stream-comments';
 import { ApiError } from './api-error';
 import { ApiUnreachable, cancelJob, decideApproval, resumeJob, type ApiTarget } from './api';
-import { streamJobEvents } from './event-stream';
+import { streamJobEvents, streamJobMessages, type JobStreamMessage } from './event-stream';
+import { LivePreview } from './live-preview';
 import { renderEvent, type RenderStyle } from './render';
 import { OFFLINE_REROUTE } from './render-product';
 import { answerCommand } from './render-jobs';
@@ -19,6 +20,8 @@ export interface FollowOptions {
   jobId: string;
   /** One JSON object per event on stdout, nothing else there. */
   json: boolean;
+  /** With `json`: the live model output too, one `{"delta": …}` line per delta (docs/live-output.md). */
+  deltas?: boolean;
   style: RenderStyle;
   /** `keel job`: answer questions and approvals on the terminal; `keel watch` says how to answer instead. */
   answer: boolean;
@@ -106,18 +109,31 @@ export async function followJob(options: FollowOptions): Promise<number> {
 
   let last = 0;
   let serverStopping = false;
+  const livePreview = !json && process.stderr.isTTY ? new LivePreview() : undefined;
   let offlineSaid = false;
   try {
     for (let attempt = 0; attempt < 5 && !detached; attempt += 1) {
       try {
-        const events = streamJobEvents({
+        const streamOptions = {
           ...target,
           jobId,
           lastEventId: last,
           signal: stop.signal,
-          onComment: (comment) => (serverStopping ||= comment === STREAM_STOPPING_COMMENT),
-        });
-        for await (const event of events) {
+          onComment: (comment: string) => (serverStopping ||= comment === STREAM_STOPPING_COMMENT),
+        };
+        // On a terminal the model output streams under the spinner; --json and pipes read durable events only.
+        const messages =
+          livePreview || (json && options.deltas)
+            ? streamJobMessages(streamOptions)
+            : asMessages(streamJobEvents(streamOptions));
+        for await (const message of messages) {
+          if (message.type === 'delta') {
+            if (json) out(JSON.stringify({ delta: message.delta }));
+            livePreview?.apply(message.delta);
+            spinner.preview(livePreview?.lines(spinner.columns) ?? []);
+            continue;
+          }
+          const event = message.event;
           attempt = 0;
           last = event.sequence;
           if (event.kind === 'level_started') spinner.update(`${event.agent_role} working…`);
@@ -164,6 +180,10 @@ export async function followJob(options: FollowOptions): Promise<number> {
     process.off('SIGINT', onSignal);
     spinner.stop();
   }
+}
+
+async function* asMessages(events: AsyncGenerator<EventEnvelope>): AsyncGenerator<JobStreamMessage> {
+  for await (const event of events) yield { type: 'event', event };
 }
 
 function isWaitingForPerson(event: EventEnvelope): boolean {

@@ -78,14 +78,14 @@ export async function runWatch(target: ApiTarget, args: string[], style: RenderS
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false } },
+    options: { json: { type: 'boolean', default: false }, deltas: { type: 'boolean', default: false } },
   });
   const jobId = onlyId(positionals, 'keel watch needs a job id');
   // Fails fast (404) on an unknown id instead of streaming nothing.
   const job = await getJob(target, jobId);
   // Said first, on stderr: the replay below prints every question the job ever asked, answered or not.
   const preface = job.pending && !values.json ? renderPending(jobId, job.pending) : [];
-  return followJob({ target, jobId, json: values.json, style, answer: false, preface });
+  return followJob({ target, jobId, json: values.json, deltas: values.deltas, style, answer: false, preface });
 }
 
 export async function runCancel(target: ApiTarget, args: string[]): Promise<number> {

@@ -29,13 +29,15 @@ import type { RenderStyle } from './render';
 
 const USAGE = `Usage:
   keel job "<prompt>" [--project <slug>] [--workflow <wf-id>] [--tier free|cheap|frontier] [--scenario <name>]
-           [--json]
-      Submit a job and render its events live until final; answers questions and approvals on the terminal;
-      exits 1 on error. Ctrl-C asks whether to cancel the job or detach (exit 130; without a terminal: detach).
-      --json prints one JSON event per line. Demo directives in the prompt: #ask, #approve, #verify-fail=N, #slow.
+           [--json [--deltas]]
+      Submit a job and render its events live until final, the model output streaming under the level on a
+      terminal; answers questions and approvals on the terminal; exits 1 on error. Ctrl-C asks whether to cancel
+      the job or detach (exit 130; without a terminal: detach). --json prints one JSON event per line (durable
+      events only; --deltas adds the live model output as {"delta": …} lines). Demo directives in the prompt:
+      #ask, #approve, #verify-fail=N, #slow.
   keel jobs [--status running|queued|pending|completed|failed|cancelled] [--limit N] [--json]
       Recent jobs (the latest of each workflow), newest first; --json prints a JSON array.
-  keel watch <job> [--json]
+  keel watch <job> [--json [--deltas]]
       Attach to a running or finished job: every event from the start, then live until it ends (Ctrl-C as for job).
   keel cancel <job>
       Cancel a job that has not finished.
@@ -158,6 +160,7 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
       tier: { type: 'string' },
       scenario: { type: 'string' },
       json: { type: 'boolean', default: false },
+      deltas: { type: 'boolean', default: false },
     },
   });
   const prompt = positionals.join(' ').trim();
@@ -176,7 +179,14 @@ async function runJob(env: CliEnv, args: string[]): Promise<number> {
   if (target.stack?.temporal_ui_url) {
     say(`Temporal UI: ${target.stack.temporal_ui_url}/namespaces/default/workflows/${encodeURIComponent(job.job_id)}`);
   }
-  return followJob({ target, jobId: job.job_id, json: values.json, style: terminalStyle(env), answer: true });
+  return followJob({
+    target,
+    jobId: job.job_id,
+    json: values.json,
+    deltas: values.deltas,
+    style: terminalStyle(env),
+    answer: true,
+  });
 }
 
 /** Colours on a terminal unless NO_COLOR; previews cut to the terminal's width. */

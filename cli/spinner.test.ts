@@ -43,3 +43,22 @@ test('off the terminal, or when disabled (--json), it writes nothing', () => {
   }
   expect([...tty.written, ...piped.written]).toEqual([]);
 });
+
+test('draws preview lines under its own, dimmed, and clears them with it', () => {
+  const { stream: tty, written } = stream(true);
+  const spinner = createSpinner(tty, true);
+  spinner.update('L4.executor working…');
+  spinner.preview(['L4.executor write_file notes.md', '  │ # Durable workflows']);
+  jest.advanceTimersByTime(120);
+  expect(written.at(-1)).toMatch(
+    /^\r\u001b\[2K. L4\.executor working… 0 s\n\u001b\[2mL4\.executor write_file notes\.md\u001b\[22m\n\u001b\[2m {2}│ # Durable workflows\u001b\[22m\u001b\[2F$/,
+  );
+  spinner.clear();
+  // From the spinner's line to the end of the screen: the preview goes too.
+  expect(written.at(-1)).toBe('\r\u001b[J');
+  spinner.preview([]);
+  jest.advanceTimersByTime(120);
+  spinner.clear();
+  expect(written.at(-1)).toBe('\r\u001b[2K');
+  spinner.stop();
+});

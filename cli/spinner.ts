@@ -7,13 +7,19 @@ export interface Spinner {
   /** While a prompt owns the terminal line: nothing is drawn until resume(). */
   pause(): void;
   resume(): void;
-  /** Clears the line so a printed row does not mix with it; the next tick redraws it. */
+  /** Lines drawn under the spinner's (live model output; docs/live-output.md); [] for none. */
+  preview(lines: string[]): void;
+  /** The width preview lines may take. */
+  readonly columns: number;
+  /** Clears the line (and the preview) so a printed row does not mix with it; the next tick redraws it. */
   clear(): void;
   stop(): void;
 }
 
 const silent: Spinner = {
   update: () => undefined,
+  preview: () => undefined,
+  columns: 80,
   pause: () => undefined,
   resume: () => undefined,
   clear: () => undefined,
@@ -27,22 +33,39 @@ export function createSpinner(stream: NodeJS.WriteStream, enabled: boolean): Spi
   let since = Date.now();
   let frame = 0;
   let shown = false;
+  let below: string[] = [];
+  /** Whether preview lines are on the screen under the spinner's line (cleared with it, to the end of the screen). */
+  let drawnBelow = false;
+  // Erase the spinner's line, or from it to the end of the screen when preview lines are under it.
+  const erase = () => (drawnBelow ? '\r\u001b[J' : '\r\u001b[2K');
   const draw = () => {
     if (paused) return;
     const seconds = Math.floor((Date.now() - since) / 1000);
-    stream.write(`\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds} s`);
+    // The preview lines go under the spinner's, dimmed, and the cursor goes back to the spinner's line, so clearing
+    // from there to the end of the screen takes them all away.
+    const preview = below.map((line) => `\n\u001b[2m${line}\u001b[22m`).join('');
+    const back = below.length > 0 ? `\u001b[${below.length}F` : '';
+    stream.write(`${erase()}${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds} s${preview}${back}`);
+    drawnBelow = below.length > 0;
     shown = true;
   };
   const timer = setInterval(draw, 120);
   timer.unref();
   const clear = () => {
-    if (shown) stream.write('\r\u001b[2K');
+    if (shown) stream.write(erase());
     shown = false;
+    drawnBelow = false;
   };
   return {
     update(next) {
       if (next !== label) since = Date.now();
       label = next;
+    },
+    preview(lines) {
+      below = lines;
+    },
+    get columns() {
+      return stream.columns ?? 80;
     },
     pause() {
       clear();

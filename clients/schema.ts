@@ -108,7 +108,17 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+            budget_usd?: number;
             scenario?: string;
+            webhook?: {
+              /**
+               * Format: uri
+               * @description https endpoint; http and loopback or private addresses only for hosts in WEBHOOK_ALLOW_HOSTS
+               */
+              url: string;
+              /** @description event kinds to deliver; final and error when absent */
+              events?: ('final' | 'error' | 'ask_user' | 'approval_requested' | 'human_task_assigned')[];
+            };
           };
         };
       };
@@ -125,6 +135,12 @@ export interface paths {
               prompt_id: string;
               /** @enum {string} */
               status: 'queued';
+              /** @description the webhook subscribed, with the secret that signs its deliveries: shown this once, store it */
+              webhook?: {
+                url: string;
+                events: string[];
+                secret: string;
+              };
             };
           };
         };
@@ -152,6 +168,32 @@ export interface paths {
               error: {
                 code: string;
                 message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'over_budget';
+                message: string;
+                budget: {
+                  /** @enum {string} */
+                  scope: 'user' | 'project' | 'org';
+                  user_id?: string;
+                  org_id?: string;
+                  project_slug?: string;
+                  budget_cents: number;
+                  spent_cents: number;
+                  remaining_cents: number;
+                  period_start: string;
+                };
               };
             };
           };
@@ -530,6 +572,7 @@ export interface paths {
               updated_at: string;
               started_at: string | null;
               finished_at: string | null;
+              cost_usd: number;
               pending: {
                 /** @description open ask_user questions: answer with POST /v1/jobs/{id}/resume and the call_id */
                 questions:
@@ -725,7 +768,10 @@ export interface paths {
     };
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description a level run of this job (the level_id of its level_finished event): the workspace as it stood after that level run */
+          at?: string;
+        };
         header?: never;
         path: {
           id: string;
@@ -746,6 +792,27 @@ export interface paths {
                 sha256: string;
                 size_bytes: number;
               }[];
+              snapshot?: {
+                level_run_id: string;
+                manifest_sha256: string;
+                file_count: number;
+                total_bytes: number;
+                created_at: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
             };
           };
         };
@@ -818,7 +885,11 @@ export interface paths {
     };
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          download?: 'true' | 'false';
+          /** @description a level run of this job (the level_id of its level_finished event): the workspace as it stood after that level run */
+          at?: string;
+        };
         header?: never;
         path: {
           id: string;
@@ -828,13 +899,189 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description the file's bytes, as the job wrote them */
+        /** @description the file's bytes as the job wrote them: PNG, JPEG, GIF, WebP and AVIF under their image type, UTF-8 text as text/plain, anything else as application/octet-stream */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/octet-stream': string;
+            '*/*': string;
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/{id}/steps/{role}/{run}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          role: string;
+          run: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              level_id: string;
+              calls: {
+                round: number;
+                /** @description the model-call attempt that answered (Temporal retries a failed call) */
+                attempt: number;
+                /** @description the failure of the attempt before, when there was a retry */
+                retried_because: string | null;
+                provider: string | null;
+                model: string | null;
+                usage: {
+                  prompt_tokens: number;
+                  completion_tokens: number;
+                  reasoning_tokens: number;
+                } | null;
+                cost_usd: number | null;
+                failure: string | null;
+              }[];
+              /** @description the prompt as sent, then each tool round, redacted as Keel redacts prompts */
+              messages: {
+                role: string;
+                content: string | null;
+                tool_calls: {
+                  id: string;
+                  name: string;
+                  arguments: string;
+                }[];
+                tool_call_id: string | null;
+              }[];
+              output: string | null;
+              tools: string[];
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
           };
         };
         /** @description an error */
@@ -1037,6 +1284,9 @@ export interface paths {
           status?: 'pending' | 'approved' | 'rejected';
           job_id?: string;
           workflow_id?: string;
+          project_slug?: string;
+          /** @description `true`: only those of jobs that have not ended (the console's inbox) */
+          job_active?: 'true' | 'false';
           limit?: number;
         };
         header?: never;
@@ -1379,6 +1629,8 @@ export interface paths {
       parameters: {
         query?: {
           last_event_id?: number;
+          /** @description `0`: durable events only, no `event: delta` messages (for scripts); `1` (the default): the job's live model output too */
+          deltas?: '0' | '1';
         };
         header?: never;
         path: {
@@ -1388,7 +1640,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description the job's events from after Last-Event-ID, one `id:` (the sequence) and `data:` (the event as JSON) each; open until the job's final event */
+        /** @description the job's events from after Last-Event-ID, one `id:` (the sequence) and `data:` (the event as JSON) each; open until the job's final event. Unless `deltas=0`, live model output travels between them as `event: delta` messages with no `id:`, each `data:` a `LiveDelta` (components.schemas; docs/live-output.md): first the partial output of each call in progress, then the rest as it streams */
         200: {
           headers: {
             [name: string]: unknown;
@@ -1563,6 +1815,8 @@ export interface paths {
           cursor?: string;
           project_slug?: string;
           include_hidden?: 'true' | 'false';
+          q?: string;
+          status?: string;
         };
         header?: never;
         path?: never;
@@ -1586,6 +1840,12 @@ export interface paths {
                 status: string;
                 latest_job_id: string | null;
                 scenario: string;
+                title: string;
+                title_set: boolean;
+                created_at: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+                cost_usd: number;
               }[];
               next_cursor: string | null;
             };
@@ -1665,7 +1925,17 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+            budget_usd?: number;
             scenario?: string;
+            webhook?: {
+              /**
+               * Format: uri
+               * @description https endpoint; http and loopback or private addresses only for hosts in WEBHOOK_ALLOW_HOSTS
+               */
+              url: string;
+              /** @description event kinds to deliver; final and error when absent */
+              events?: ('final' | 'error' | 'ask_user' | 'approval_requested' | 'human_task_assigned')[];
+            };
           };
         };
       };
@@ -1686,6 +1956,12 @@ export interface paths {
                 status: string;
                 latest_job_id: string | null;
                 scenario: string;
+                title: string;
+                title_set: boolean;
+                created_at: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+                cost_usd: number;
               };
               prompt_id: string;
               job_id: string | null;
@@ -1702,6 +1978,32 @@ export interface paths {
               error: {
                 code: string;
                 message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'over_budget';
+                message: string;
+                budget: {
+                  /** @enum {string} */
+                  scope: 'user' | 'project' | 'org';
+                  user_id?: string;
+                  org_id?: string;
+                  project_slug?: string;
+                  budget_cents: number;
+                  spent_cents: number;
+                  remaining_cents: number;
+                  period_start: string;
+                };
               };
             };
           };
@@ -1825,6 +2127,12 @@ export interface paths {
               status: string;
               latest_job_id: string | null;
               scenario: string;
+              title: string;
+              title_set: boolean;
+              created_at: string | null;
+              started_at: string | null;
+              finished_at: string | null;
+              cost_usd: number;
             };
           };
         };
@@ -1885,7 +2193,127 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            title: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              workflow_id: string;
+              project_slug: string | null;
+              created_by: string;
+              updated_at: string;
+              hidden: boolean;
+              status: string;
+              latest_job_id: string | null;
+              scenario: string;
+              title: string;
+              title_set: boolean;
+              created_at: string | null;
+              started_at: string | null;
+              finished_at: string | null;
+              cost_usd: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
     trace?: never;
   };
   '/v1/workflows/{id}/hide': {
@@ -2211,6 +2639,32 @@ export interface paths {
               error: {
                 code: string;
                 message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'over_budget';
+                message: string;
+                budget: {
+                  /** @enum {string} */
+                  scope: 'user' | 'project' | 'org';
+                  user_id?: string;
+                  org_id?: string;
+                  project_slug?: string;
+                  budget_cents: number;
+                  spent_cents: number;
+                  remaining_cents: number;
+                  period_start: string;
+                };
               };
             };
           };
@@ -5120,6 +5574,9 @@ export interface paths {
           state?: 'open' | 'done';
           assignee?: string;
           job_id?: string;
+          project_slug?: string;
+          /** @description `true`: only those of jobs that have not ended (the console's inbox) */
+          job_active?: 'true' | 'false';
           limit?: number;
         };
         header?: never;
@@ -5736,6 +6193,940 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/scenarios': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              scenarios: {
+                /** @description what `scenario` takes on POST /v1/workflows, /v1/workflows/{id}/prompts and /v1/chat */
+                name: string;
+                description: string;
+                /** @description the scenario a submission without `scenario` runs */
+                default: boolean;
+                /** @description the scenario the job continues with after this one succeeds */
+                chain: string | null;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/questions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          state?: 'open' | 'answered' | 'unanswered';
+          job_id?: string;
+          project_slug?: string;
+          limit?: string;
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              questions: {
+                job_id: string;
+                workflow_id: string;
+                project_slug: string | null;
+                /** @description the ask_user event's sequence in its job */
+                sequence: number;
+                /** @description answer with POST /v1/jobs/{job_id}/resume and this call_id */
+                call_id: string;
+                role: string;
+                level_id: string | null;
+                question: string;
+                asked_at: string;
+                /** @enum {string} */
+                state: 'open' | 'answered' | 'unanswered';
+                answer: string | null;
+                /** @description the user id that answered through the API; null when not recorded */
+                answered_by: string | null;
+                answered_at: string | null;
+              }[];
+              next_cursor: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/spend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          since?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              user_id: string;
+              since: string;
+              total_usd: number;
+              /** @description every job counted, including those past the by_job list */
+              jobs: number;
+              by_day: {
+                /** @description YYYY-MM-DD, UTC */
+                day: string;
+                jobs: number;
+                cost_usd: number;
+              }[];
+              /** @description the most expensive jobs first, at most 100 */
+              by_job: {
+                job_id: string;
+                workflow_id: string;
+                status: string;
+                /** @description the first line of the job's prompt */
+                title: string;
+                created_at: string;
+                cost_usd: number;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/budgets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          org?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              period_start: string;
+              orgs: {
+                org_id: string;
+                budget_cents: number | null;
+                spent_cents: number;
+                remaining_cents: number | null;
+                over_budget: boolean;
+              }[];
+              projects: {
+                org_id: string;
+                project_slug: string;
+                name: string;
+                budget_cents: number | null;
+                spent_cents: number;
+                remaining_cents: number | null;
+                over_budget: boolean;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/budgets/orgs/{org}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          org: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            budget_cents: number | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              org_id: string;
+              budget_cents: number | null;
+              spent_cents: number;
+              remaining_cents: number | null;
+              over_budget: boolean;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/budgets/orgs/{org}/projects/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          org: string;
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            budget_cents: number | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              org_id: string;
+              project_slug: string;
+              name: string;
+              budget_cents: number | null;
+              spent_cents: number;
+              remaining_cents: number | null;
+              over_budget: boolean;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/{id}/webhook-deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              deliveries: {
+                /** @description sent as Keel-Delivery-Id on every attempt of this delivery */
+                delivery_id: string;
+                /** @description the delivered event, by its sequence in the job */
+                sequence: number;
+                event_kind: string;
+                url: string;
+                /** @enum {string} */
+                status: 'pending' | 'delivered' | 'failed';
+                created_at: string;
+                finished_at: string | null;
+                attempts: {
+                  attempt: number;
+                  attempted_at: string;
+                  /** @description the endpoint's answer; null when none came */
+                  status_code: number | null;
+                  latency_ms: number;
+                  ok: boolean;
+                  error: string | null;
+                }[];
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/{id}/webhook-deliveries/{delivery_id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          delivery_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description the new delivery, with its own attempts */
+              delivery_id: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/internal/users/{id}/revoke-tokens': {
     parameters: {
       query?: never;
@@ -5820,6 +7211,337 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/internal/ledger/owners': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          job?: string;
+          workflow?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              job: {
+                workflow_id: string;
+                created_by: string;
+              } | null;
+              workflow: {
+                created_by: string;
+              } | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/internal/ledger/spend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query: {
+          since: string;
+          user?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              since: string;
+              users: {
+                user_id: string;
+                cents: number;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/internal/ledger/tenant-spend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query: {
+          since: string;
+          org?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              since: string;
+              orgs: {
+                org_id: string;
+                cents: number;
+              }[];
+              projects: {
+                org_id: string;
+                project_slug: string;
+                cents: number;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -9367,7 +11089,34 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    /** @description one piece of a running model call’s output (docs/live-output.md) */
+    LiveDelta: {
+      job_id: string;
+      /** @description the level run making the call (`<job_id>/<role>/<attempt>`), as on its durable events */
+      level_id: string;
+      /** @description one model call of the level run (one tool-loop turn); stable across its fallbacks and retries */
+      call_id: string;
+      /** @description one try of the call (opaque): each candidate called and each retry is a new attempt; a delta of another attempt than the one shown replaces it */
+      attempt: string;
+      /**
+       * @description `text`, `reasoning`, `tool_arguments`; `discard`: drop everything this attempt streamed; `end`: the call answered and its durable events follow
+       * @enum {string}
+       */
+      kind: 'text' | 'reasoning' | 'tool_arguments' | 'discard' | 'end';
+      /** @description where `text` starts in its part of the attempt’s output (the text, the reasoning, or one tool call’s arguments), in UTF-16 code units: append when it is the length you have, skip what you already have */
+      offset: number;
+      /** @description the piece (at most 4096 characters; empty for `discard` and `end`) */
+      text: string;
+      /** @description for `tool_arguments`: which tool call of the reply (0-based) */
+      tool_call_index?: number;
+      /** @description for `tool_arguments`: the tool’s name, once known */
+      tool_name?: string;
+      /** @description the candidate answering this attempt */
+      provider?: string;
+      model?: string;
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;

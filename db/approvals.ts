@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { TERMINAL_JOB_STATUSES } from './jobs';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -74,6 +75,10 @@ export interface ApprovalFilter {
   status?: ApprovalStatus;
   job_id?: string;
   workflow_id?: string;
+  /** Only approvals of jobs in this project (the job's workflow's). */
+  project_slug?: string;
+  /** Only approvals of jobs that have not ended (what can still be decided to any effect). */
+  jobActive?: boolean;
   limit: number;
   /** Only approvals of this org's jobs; null for every org (admins). Required so no caller forgets the scope. */
   orgId: string | null;
@@ -92,6 +97,13 @@ export async function listApprovals(pool: Pool | PoolClient, filter: ApprovalFil
   if (filter.status !== undefined) where((p) => `a.status = ${p}`, filter.status);
   if (filter.job_id !== undefined) where((p) => `a.job_id = ${p}`, filter.job_id);
   if (filter.workflow_id !== undefined) where((p) => `a.workflow_id = ${p}`, filter.workflow_id);
+  if (filter.project_slug !== undefined) {
+    where(
+      (p) => `EXISTS (SELECT 1 FROM workflows w WHERE w.workflow_id = a.workflow_id AND w.project_slug = ${p})`,
+      filter.project_slug,
+    );
+  }
+  if (filter.jobActive) where((p) => `NOT (j.status = ANY(${p}::text[]))`, TERMINAL_JOB_STATUSES);
   if (filter.orgId !== null) where((p) => `j.org_id = ${p}`, filter.orgId);
   if (filter.createdBy) where((p) => `j.created_by = ${p}`, filter.createdBy);
   values.push(filter.limit);

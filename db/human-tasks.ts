@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { TERMINAL_JOB_STATUSES } from './jobs';
 
 export const HUMAN_TASK_STATES = ['open', 'done'] as const;
 export type HumanTaskState = (typeof HUMAN_TASK_STATES)[number];
@@ -65,7 +66,17 @@ export async function getHumanTask(pool: Pool, taskId: string): Promise<HumanTas
 
 export async function listHumanTasks(
   pool: Pool,
-  filter: { orgId: string | null; state?: HumanTaskState; assignee?: string; job_id?: string; limit: number },
+  filter: {
+    orgId: string | null;
+    state?: HumanTaskState;
+    assignee?: string;
+    job_id?: string;
+    /** Only tasks of jobs in this project (the job's workflow's). */
+    project_slug?: string;
+    /** Only tasks of jobs that have not ended (what can still be completed to any effect). */
+    jobActive?: boolean;
+    limit: number;
+  },
 ): Promise<HumanTaskRow[]> {
   const { rows } = await pool.query<HumanTaskRow>(
     `${SELECT_TASK}
@@ -73,9 +84,21 @@ export async function listHumanTasks(
         AND ($2::text IS NULL OR t.state = $2)
         AND ($3::text IS NULL OR t.assignee = $3)
         AND ($4::text IS NULL OR t.job_id = $4)
+        AND ($6::text IS NULL OR EXISTS (
+          SELECT 1 FROM workflows w WHERE w.workflow_id = t.workflow_id AND w.project_slug = $6))
+        AND (NOT $7::boolean OR NOT (j.status = ANY($8::text[])))
       ORDER BY t.created_at DESC, t.task_id DESC
       LIMIT $5`,
-    [filter.orgId, filter.state ?? null, filter.assignee ?? null, filter.job_id ?? null, filter.limit],
+    [
+      filter.orgId,
+      filter.state ?? null,
+      filter.assignee ?? null,
+      filter.job_id ?? null,
+      filter.limit,
+      filter.project_slug ?? null,
+      filter.jobActive ?? false,
+      TERMINAL_JOB_STATUSES,
+    ],
   );
   return rows;
 }

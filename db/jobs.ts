@@ -163,8 +163,10 @@ export async function recordAppendedPrompt(
        VALUES ($1, $2, $3, $4, $5)`,
       [prompt.promptId, prompt.workflowId, prompt.prompt, prompt.createdBy, prompt.jobId],
     );
-    await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [prompt.workflowId]);
     await deliver();
+    // After the delivery, so the workflow's row is locked only for the commit: a job slow to take the prompt (up to
+    // its 20 s deadline) does not hold up other writes to the workflow meanwhile (a rename, a graph edit).
+    await client.query('UPDATE workflows SET updated_at = now() WHERE workflow_id = $1', [prompt.workflowId]);
   });
 }
 
@@ -202,6 +204,19 @@ export async function findJob(pool: Pool | PoolClient, jobId: string): Promise<J
     [jobId],
   );
   return rows[0];
+}
+
+/**
+ * Names who cancelled a cancelled job (`error.cancelled_by`), whichever of the API and the worker recorded the cancel
+ * first; the rest of the error is kept. Only a cancelled job is touched.
+ */
+export async function recordCanceller(pool: Pool, jobId: string, userId: string): Promise<void> {
+  await pool.query(
+    `UPDATE job_runs
+        SET error = COALESCE(error, '{}'::jsonb) || jsonb_build_object('cancelled_by', $2::text)
+      WHERE job_id = $1 AND status = 'cancelled' AND (error IS NULL OR jsonb_typeof(error) = 'object')`,
+    [jobId, userId],
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool, PoolClient } from 'pg';
+import { LONG_STATEMENT_SETTING, longQuery } from './pool';
 
 const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
 
@@ -36,7 +37,7 @@ export async function migrate(pool: Pool, schema: string, dir = MIGRATIONS_DIR):
         const { rowCount } = await client.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
         if (rowCount) return false;
         try {
-          await client.query(sql);
+          await client.query(longQuery(sql));
         } catch (err) {
           throw new Error(`migration ${name} failed: ${(err as Error).message}`, { cause: err });
         }
@@ -59,7 +60,10 @@ export async function migrate(pool: Pool, schema: string, dir = MIGRATIONS_DIR):
 async function lockedStep<T>(client: PoolClient, schema: string, step: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`keel-migrate:${schema}`]);
+    // A migration may rewrite a large table, and a racing process waits on the lock for as long: both take the long
+    // bound, not the pool's (db/pool.ts).
+    await client.query(LONG_STATEMENT_SETTING);
+    await client.query(longQuery('SELECT pg_advisory_xact_lock(hashtext($1))', [`keel-migrate:${schema}`]));
     await client.query(`SET LOCAL search_path TO "${schema}", public`);
     const result = await step();
     await client.query('COMMIT');

@@ -1,5 +1,25 @@
-import { Pool } from 'pg';
+import { Pool, type QueryConfig } from 'pg';
 import type { PostgresEnv } from './config';
+
+/**
+ * How long PostgreSQL lets one statement run before it cancels it (`statement_timeout`), unless the pool is given
+ * another bound: long enough for any query a request or an activity makes on a loaded machine, short enough that a
+ * request on a stuck server answers 503 rather than holding its client until the load balancer gives up.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+
+/**
+ * How much longer than `statement_timeout` the client waits for an answer (node-postgres' `query_timeout`) before it
+ * gives up on the connection itself. A server that is up cancels a slow statement first and says so (SQLSTATE 57014);
+ * a silent one (packets dropped, no reset: a partition, a frozen host) never answers, and only this ends the wait.
+ */
+export const QUERY_TIMEOUT_GRACE_MS = 2_000;
+
+/**
+ * The bound of a statement that may legitimately run long, a migration or an index build, in place of the pool's:
+ * 30 minutes, on the server and in the client alike (a silent server still ends it).
+ */
+export const LONG_STATEMENT_TIMEOUT_MS = 30 * 60_000;
 
 export interface PoolOptions {
   dsn: string;
@@ -12,6 +32,11 @@ export interface PoolOptions {
    * machine more.
    */
   connectTimeoutMs?: number;
+  /**
+   * PostgreSQL's `statement_timeout` for every connection of the pool; the client gives up QUERY_TIMEOUT_GRACE_MS
+   * later on a server that does not answer at all. Default DEFAULT_STATEMENT_TIMEOUT_MS.
+   */
+  statementTimeoutMs?: number;
   /** The name each connection gives PostgreSQL (pg_stat_activity.application_name): whose connections these are. */
   applicationName?: string;
 }
@@ -22,12 +47,16 @@ export interface PoolOptions {
  * its search path itself), so the stack passes `max: 1` and every component queues on it.
  */
 export function createPool(options: PoolOptions): Pool {
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const pool = new Pool({
     connectionString: options.dsn,
     max: options.max,
     ssl: options.ssl ? { rejectUnauthorized: true } : undefined,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: options.applicationName,
+    // Both bounds, so neither a stuck server nor a silent one holds a request for longer (docs/failure-modes.md).
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS,
     // A startup parameter, so the search path is in force before the first query on every connection.
     options: `-c search_path="${options.schema}",public`,
   });
@@ -48,5 +77,26 @@ export function createPoolFromEnv(env: PostgresEnv): Pool {
     max: env.POSTGRES_POOL_MAX,
     ssl: env.POSTGRES_SSL,
     schema: env.POSTGRES_SCHEMA,
+    statementTimeoutMs: env.POSTGRES_STATEMENT_TIMEOUT_MS,
   });
+}
+
+/** A query with its own client-side bound (node-postgres reads `query_timeout` per query; its types omit it). */
+export type BoundedQuery = QueryConfig & { query_timeout: number };
+
+/** Raises the server's bound to LONG_STATEMENT_TIMEOUT_MS for the rest of the current transaction. */
+export const LONG_STATEMENT_SETTING = `SET LOCAL statement_timeout = ${LONG_STATEMENT_TIMEOUT_MS}`;
+
+/** `text` with the client's bound raised to LONG_STATEMENT_TIMEOUT_MS for this query only. */
+export function longQuery(text: string, values?: unknown[]): BoundedQuery {
+  return { text, values, query_timeout: LONG_STATEMENT_TIMEOUT_MS + QUERY_TIMEOUT_GRACE_MS };
+}
+
+/**
+ * `text` (statements without parameters) under LONG_STATEMENT_TIMEOUT_MS in place of the pool's bound, on the server
+ * and in the client: the statements run as one implicit transaction (or in the caller's), which the raised
+ * statement_timeout lasts.
+ */
+export function longStatement(text: string): BoundedQuery {
+  return longQuery(`${LONG_STATEMENT_SETTING};\n${text}`);
 }

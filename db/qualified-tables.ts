@@ -37,3 +37,6 @@ export function ingestTables(schema: string): IngestTables {
     apiTokens: `"${schema}"."api_tokens"`,
   };
 }
+
+/** The same tables as the ingest service's own pool names them (its search_path is its schema). */
+export const OWN_INGEST_TABLES: IngestTables = { jobRuns: 'job_runs', workflows: 'workflows', apiTokens: 'api_tokens' };

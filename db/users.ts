@@ -78,6 +78,13 @@ export async function getUser(db: Queryable, t: IdentityTables, id: string): Pro
   return rows[0] ? toUser(rows[0]) : undefined;
 }
 
+/** The users among `ids` that exist (any order); unknown ids are left out. */
+export async function getUsersByIds(db: Queryable, t: IdentityTables, ids: readonly string[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM ${t.users} WHERE id = ANY($1::text[])`, [ids]);
+  return rows.map(toUser);
+}
+
 export async function findUserByEmail(db: Queryable, t: IdentityTables, email: string): Promise<User | undefined> {
   const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM ${t.users} WHERE lower(email) = lower($1)`, [
     email,

@@ -35,6 +35,10 @@ export interface ListWorkflowsOptions {
   includeHidden: boolean;
   limit: number;
   after?: WorkflowCursor;
+  /** Case-insensitive substring of the title or of any prompt of the workflow (matched literally: no wildcards). */
+  search?: string;
+  /** Only workflows in one of these states (workflowState's names). */
+  states?: readonly WorkflowState[];
 }
 
 export interface WorkflowListRow {
@@ -50,6 +54,17 @@ export interface WorkflowListRow {
   latest_job_id: string | null;
   /** The latest job's status; null for a workflow without jobs. */
   status: string | null;
+  /** The title its owner set; null when none was, and the first line of `first_prompt` stands for it. */
+  title?: string | null;
+  /** The start of the workflow's first prompt (enough for a title), null if it has none. */
+  first_prompt?: string | null;
+  /** When the workflow was created (RFC 3339, UTC). */
+  created_at?: string;
+  /** When the latest job started and finished running (null until it does). */
+  started_at?: string | null;
+  finished_at?: string | null;
+  /** What all the workflow's jobs cost so far, in USD. */
+  cost_usd?: number;
 }
 
 /**
@@ -62,19 +77,75 @@ export function workflowState(jobStatus: string | null): string {
   return jobStatus;
 }
 
+/**
+ * The states a list can be filtered by: the non-terminal ones and the terminal job states, and `paused`, the part of
+ * `pending` whose latest job waits for a person (the word the job page and `keel job` show). A listed workflow's
+ * `status` is never `paused`: it reads `pending`, as the spec says.
+ */
+export const WORKFLOW_STATES = ['running', 'queued', 'pending', 'paused', 'completed', 'failed', 'cancelled'] as const;
+export type WorkflowState = (typeof WORKFLOW_STATES)[number];
+
+/** The latest job statuses each state stands for (`pending` also covers a workflow without a job: NULL). */
+const JOB_STATUSES: Record<WorkflowState, string[]> = {
+  running: ['running', 'processing'],
+  queued: ['queued'],
+  pending: ['paused'],
+  paused: ['paused'],
+  completed: ['completed'],
+  failed: ['failed'],
+  cancelled: ['cancelled'],
+};
+
+/** How long a title may be, in characters (the column's CHECK says the same). */
+export const MAX_TITLE_CHARS = 200;
+
+/**
+ * The title a workflow shows when its owner set none: the first non-blank line of its first prompt, whitespace folded,
+ * cut to MAX_TITLE_CHARS with an ellipsis.
+ */
+export function defaultTitle(firstPrompt: string | null | undefined): string | null {
+  const line = (firstPrompt ?? '')
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .find((l) => l !== '');
+  if (!line) return null;
+  return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1).trimEnd()}…` : line;
+}
+
+/** A LIKE pattern matching `text` literally anywhere: `\`, `%` and `_` are escaped (the query says ESCAPE '\'). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 const WORKFLOW_ID = /^wf-[0-9]+$/;
 const CURSOR_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/;
 const BASE64URL_UNPADDED = /^[A-Za-z0-9_-]+$/;
 /** Far longer than any cursor we issue (about 50 characters); a bound before decoding anything. */
 const MAX_CURSOR_CHARS = 200;
 
-const ROW_COLUMNS = `w.workflow_id, w.project_slug, w.created_by, w.org_id, w.hidden, w.scenario,
+const ROW_COLUMNS = `w.workflow_id, w.project_slug, w.created_by, w.org_id, w.hidden, w.scenario, w.title,
+       w.updated_at AS updated_at_raw,
        to_char(w.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at,
-       latest.job_id AS latest_job_id, latest.status`;
+       to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+       latest.job_id AS latest_job_id, latest.status,
+       to_char(latest.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_at,
+       to_char(latest.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS finished_at`;
+
+/**
+ * What a row adds once its page is chosen: the cost of all its jobs and the start of its first prompt (the default
+ * title). Kept out of the page's own query, so they run for the rows returned only and the planner picks the page's
+ * index exactly as without them.
+ */
+const ROW_EXTRAS = `
+       COALESCE((SELECT sum(c.cost_usd) FROM job_runs c WHERE c.workflow_id = page.workflow_id), 0)::float8 AS cost_usd,
+       (SELECT left(p.prompt, 1000) FROM prompt_threads p
+         WHERE p.workflow_id = page.workflow_id
+         ORDER BY p.created_at, p.prompt_id
+         LIMIT 1) AS first_prompt`;
 
 /** The latest job by creation; a workflow has few jobs and job_runs_workflow_idx finds them. */
 const LATEST_JOB = `LEFT JOIN LATERAL (
-         SELECT j.job_id, j.status FROM job_runs j
+         SELECT j.job_id, j.status, j.started_at, j.finished_at FROM job_runs j
           WHERE j.workflow_id = w.workflow_id
           ORDER BY j.created_at DESC, j.job_id DESC
           LIMIT 1
@@ -115,42 +186,76 @@ export function listWorkflowsQuery(options: ListWorkflowsOptions): { text: strin
   if (options.createdBy) where.push(`w.created_by = ${param(options.createdBy)}`);
   if (options.projectSlug !== undefined) where.push(`w.project_slug = ${param(options.projectSlug)}`);
   if (!options.includeHidden) where.push('w.hidden = false');
+  if (options.search) {
+    // ILIKE on an escaped pattern: a literal substring, case-insensitive, in any locale's text. No index serves a
+    // leading-wildcard match without pg_trgm, so the keyset scan checks rows in list order until a page is full
+    // (docs/console.md, "Runs that say what they were", has the measurements and why not trigram or tsvector).
+    const pattern = param(containsPattern(options.search));
+    where.push(`(w.title ILIKE ${pattern} ESCAPE '\\'
+         OR EXISTS (SELECT 1 FROM prompt_threads s
+                     WHERE s.workflow_id = w.workflow_id AND s.prompt ILIKE ${pattern} ESCAPE '\\'))`);
+  }
+  if (options.states && options.states.length > 0) {
+    const statuses = options.states.flatMap((state) => JOB_STATUSES[state]);
+    const orNone = options.states.includes('pending') ? 'latest.status IS NULL OR ' : '';
+    where.push(`(${orNone}latest.status = ANY(${param(statuses)}::text[]))`);
+  }
   if (options.after) {
     // A row comparison on the index's two ordering columns becomes the scan's start key, not a filter.
     where.push(
       `(w.updated_at, w.workflow_id COLLATE "C") < (${param(options.after.updatedAt)}::timestamptz, ${param(options.after.workflowId)})`,
     );
   }
-  const text = `SELECT ${ROW_COLUMNS}
-  FROM workflows w
-  ${LATEST_JOB}
- ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
- ORDER BY w.updated_at DESC, w.workflow_id COLLATE "C" DESC
- LIMIT ${param(options.limit)}`;
+  const text = `SELECT page.*, ${ROW_EXTRAS}
+  FROM (SELECT ${ROW_COLUMNS}
+          FROM workflows w
+          ${LATEST_JOB}
+         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY w.updated_at DESC, w.workflow_id COLLATE "C" DESC
+         LIMIT ${param(options.limit)}) page
+ ORDER BY page.updated_at_raw DESC, page.workflow_id COLLATE "C" DESC`;
   return { text, values };
 }
 
 /** One page of workflows, newest first (updated_at desc, then workflow_id desc byte-wise). */
 export async function listWorkflows(pool: Pool, options: ListWorkflowsOptions): Promise<WorkflowListRow[]> {
   const { text, values } = listWorkflowsQuery(options);
-  const { rows } = await pool.query<WorkflowListRow>(text, values);
-  return rows;
+  const { rows } = await pool.query<WorkflowListRow & { updated_at_raw?: Date }>(text, values);
+  return rows.map(withoutRawTime);
 }
 
 /** A workflow whether hidden or not (hidden only affects listing), with its latest job's status. */
 export async function getWorkflow(pool: Pool, workflowId: string): Promise<WorkflowListRow | undefined> {
-  const { rows } = await pool.query<WorkflowListRow>(
-    `SELECT ${ROW_COLUMNS}
-       FROM workflows w
-       ${LATEST_JOB}
-      WHERE w.workflow_id = $1`,
+  const { rows } = await pool.query<WorkflowListRow & { updated_at_raw?: Date }>(
+    `SELECT page.*, ${ROW_EXTRAS}
+       FROM (SELECT ${ROW_COLUMNS}
+               FROM workflows w
+               ${LATEST_JOB}
+              WHERE w.workflow_id = $1) page`,
     [workflowId],
   );
-  return rows[0];
+  return rows.map(withoutRawTime)[0];
 }
 
 /** Sets the hidden flag without touching updated_at: hiding is not activity. False when there is no such workflow. */
 export async function setWorkflowHidden(pool: Pool, workflowId: string, hidden: boolean): Promise<boolean> {
   const result = await pool.query('UPDATE workflows SET hidden = $2 WHERE workflow_id = $1', [workflowId, hidden]);
   return result.rowCount === 1;
+}
+
+/**
+ * Sets the title (null goes back to the first prompt's line) without touching updated_at: renaming is not activity,
+ * so the list's order does not move under the person who renamed a row. False when there is no such workflow.
+ */
+export async function setWorkflowTitle(pool: Pool, workflowId: string, title: string | null): Promise<boolean> {
+  const result = await pool.query('UPDATE workflows SET title = $2 WHERE workflow_id = $1', [workflowId, title]);
+  return result.rowCount === 1;
+}
+
+/** The timestamp the outer query orders by is not part of a row. */
+function withoutRawTime({
+  updated_at_raw: _raw,
+  ...row
+}: WorkflowListRow & { updated_at_raw?: Date }): WorkflowListRow {
+  return row;
 }

@@ -2,7 +2,8 @@
 // Checks the Helm chart without a cluster (none runs on the machines that test Keel): `helm lint`, then
 // `helm template` with deploy/helm/example-values.yaml, each rendered object validated against the Kubernetes
 // schemas (kubernetes-models), and each process's environment (ConfigMap + Secret + its own) accepted by that
-// process's own config parser from dist/ (run after `npm run build`). helm comes from HELM_PATH, PATH, or is built
+// process's own config parser from dist/ (run after `npm run build`), with no variable the process does not read
+// (config/variables-read.ts: the console must not be handed the database's credentials). helm comes from HELM_PATH, PATH, or is built
 // once from its Go module into the per-user cache, as the Temporal CLI is.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const chart = path.join(root, 'deploy', 'helm', 'keel');
 const values = path.join(root, 'deploy', 'helm', 'example-values.yaml');
 const require = createRequire(import.meta.url);
+const { variablesRead, unreadVariables } = require(path.join(root, 'dist/config/variables-read.js'));
 
 function log(message) {
   process.stderr.write(`[check-helm] ${message}\n`);
@@ -54,11 +56,11 @@ const parsers = {
     return config.withSecrets(config.loadConfig(env));
   },
   console: (env) => require(path.join(root, 'dist/console/server/config.js')).loadConfig(env),
-  migrate: (env) => {
-    const { parseEnv } = require(path.join(root, 'dist/config/parse-env.js'));
-    return parseEnv(require(path.join(root, 'dist/cli/migrate.js')).migrateEnv, env, 'keel migrate');
-  },
+  migrate: (env) => require(path.join(root, 'dist/cli/migrate.js')).loadMigrateConfig(env),
 };
+
+/** What the image sets for every process (deploy/Dockerfile's ENV lines): not the chart's to leave out. */
+const IMAGE_ENV = { DATA_DIR: '/data' };
 
 /** The environment a container gets: its envFrom ConfigMaps and Secrets, then its own env, as Kubernetes does. */
 function containerEnv(container, byName) {
@@ -69,9 +71,11 @@ function containerEnv(container, byName) {
     if (!object) throw new Error(`${container.name}: envFrom names ${ref.name}, which the chart does not render`);
     Object.assign(env, object.data ?? {}, object.stringData ?? {});
   }
-  for (const { name, value } of container.env ?? []) env[name] = value;
+  for (const { name, value, valueFrom } of container.env ?? []) {
+    env[name] = valueFrom?.secretKeyRef ? secretKeyValue(valueFrom.secretKeyRef, byName) : value;
+  }
   // What the image sets (deploy/Dockerfile's ENV lines).
-  return { DATA_DIR: '/data', ...env };
+  return { ...IMAGE_ENV, ...env };
 }
 
 /**
@@ -82,13 +86,29 @@ function mountedSecretsDir(container, podSpec, env, byName) {
   if (!env.KEEL_SECRETS_DIR) return undefined;
   const mount = (container.volumeMounts ?? []).find((m) => m.mountPath === env.KEEL_SECRETS_DIR);
   const volume = mount && (podSpec.volumes ?? []).find((v) => v.name === mount.name);
-  const secret = volume?.secret && byName.get(`Secret/${volume.secret.secretName}`);
+  // A Secret volume, or a projected one over several Secrets (the API's: provider keys and its internal token).
+  const names = volume?.secret
+    ? [volume.secret.secretName]
+    : (volume?.projected?.sources ?? []).filter((source) => source.secret).map((source) => source.secret.name);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-check-helm-'));
-  for (const [key, value] of Object.entries(secret?.stringData ?? {})) fs.writeFileSync(path.join(dir, key), value);
-  for (const [key, value] of Object.entries(secret?.data ?? {})) {
-    fs.writeFileSync(path.join(dir, key), Buffer.from(value, 'base64'));
+  for (const name of names) {
+    const secret = byName.get(`Secret/${name}`);
+    for (const [key, value] of Object.entries(secret?.stringData ?? {})) fs.writeFileSync(path.join(dir, key), value);
+    for (const [key, value] of Object.entries(secret?.data ?? {})) {
+      fs.writeFileSync(path.join(dir, key), Buffer.from(value, 'base64'));
+    }
   }
   return dir;
+}
+
+/** The value of a `valueFrom.secretKeyRef` variable, from the Secret the chart renders. */
+function secretKeyValue(ref, byName) {
+  const secret = byName.get(`Secret/${ref.name}`);
+  if (!secret) throw new Error(`secretKeyRef names ${ref.name}, which the chart does not render`);
+  const value =
+    secret.stringData?.[ref.key] ?? (secret.data?.[ref.key] && Buffer.from(secret.data[ref.key], 'base64').toString());
+  if (value === undefined) throw new Error(`secretKeyRef: ${ref.name} has no key ${ref.key}`);
+  return value;
 }
 
 async function main() {
@@ -120,7 +140,12 @@ async function main() {
       const env = containerEnv(container, byName);
       const secretsDir = mountedSecretsDir(container, workload.spec.template.spec, env, byName);
       try {
-        await parse(secretsDir ? { ...env, KEEL_SECRETS_DIR: secretsDir } : env);
+        const { read } = await variablesRead(secretsDir ? { ...env, KEEL_SECRETS_DIR: secretsDir } : env, parse);
+        for (const name of unreadVariables(env, read, Object.keys(IMAGE_ENV))) {
+          problems.push(
+            `${workload.kind} ${workload.metadata.name}: receives ${name}, which ${container.name} does not read`,
+          );
+        }
       } catch (err) {
         problems.push(`${workload.kind} ${workload.metadata.name}: ${err.message}`);
       } finally {

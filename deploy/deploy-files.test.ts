@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Copy, DockerfileParser } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { parse as parseYaml } from 'yaml';
-import { migrateEnv } from '../cli/migrate';
+import { loadMigrateConfig, migrateEnv } from '../cli/migrate';
 import { parseEnv } from '../config/parse-env';
+import { unreadVariables, variablesRead } from '../config/variables-read';
 import { loadConfig as loadConsoleConfig } from '../console/server/config';
 import { loadConfig as loadApiConfig } from '../stack/api-config';
-import { loadConfig as loadIdentityConfig } from '../stack/identity-service-config';
+import { loadConfig as loadIdentityConfig, withSecrets as withIdentitySecrets } from '../stack/identity-service-config';
 import { loadConfig as loadWorkerConfig } from '../stack/worker-config';
 
 // No container runs on the machines that test Keel: these checks hold the deployment files to what can be known
@@ -122,8 +124,49 @@ describe('deploy/compose.yaml', () => {
     ).resolves.toBeDefined();
     await expect(loadWorkerConfig({ ...imageEnv, ...serviceEnv('worker', filled) })).resolves.toBeDefined();
     expect(loadIdentityConfig({ ...imageEnv, HOST: '0.0.0.0', ...serviceEnv('identity', filled) })).toBeDefined();
-    expect(loadConsoleConfig({ ...imageEnv, CONSOLE_HOST: '0.0.0.0', ...serviceEnv('console', filled) })).toBeDefined();
+    await expect(
+      loadConsoleConfig({ ...imageEnv, CONSOLE_HOST: '0.0.0.0', ...serviceEnv('console', filled) }),
+    ).resolves.toBeDefined();
     expect(parseEnv(migrateEnv, serviceEnv('migrate', filled), 'keel migrate')).toBeDefined();
+  });
+
+  test('hands no process a variable its config parser does not read (the console no database credentials)', async () => {
+    const parsers: Record<string, (env: NodeJS.ProcessEnv) => unknown> = {
+      api: loadApiConfig,
+      worker: loadWorkerConfig,
+      identity: loadIdentityConfig,
+      console: loadConsoleConfig,
+      migrate: loadMigrateConfig,
+    };
+    const unread: Record<string, string[]> = {};
+    for (const [service, parse] of Object.entries(parsers)) {
+      const env = serviceEnv(service, filled);
+      const { read } = await variablesRead(env, parse);
+      unread[service] = unreadVariables(env, read);
+    }
+    expect(unread).toEqual({ api: [], worker: [], identity: [], console: [], migrate: [] });
+    expect(Object.keys(serviceEnv('console', filled)).filter((name) => /DSN|DATABASE/.test(name))).toEqual([]);
+  });
+
+  test('runs the identity service password-only when deploy/compose.env names no OIDC provider', async () => {
+    const {
+      IDP_ID: _id,
+      IDP_CLIENT_ID: _client,
+      IDP_CLIENT_SECRET: _secret,
+      IDP_ISSUER_URL: _issuer,
+      ...noIdp
+    } = filled;
+    const env = serviceEnv('identity', noIdp);
+    expect([env.IDP_CLIENT_ID, env.IDP_ISSUER_URL]).toEqual(['', '']);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-compose-identity-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'AUTHLIB_SECRET'), 'a'.repeat(48));
+      const { env: settings } = await withIdentitySecrets(loadIdentityConfig({ ...env, KEEL_SECRETS_DIR: dir }));
+      expect(settings.IDP_ISSUER_URL).toBeUndefined();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(serviceEnv('migrate', filled).CONSOLE_ORG_ID).toBe('dev');
   });
 
   test('hands the identity service its secrets as files of its secrets store, never as variables', () => {

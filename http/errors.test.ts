@@ -24,6 +24,9 @@ test('a database that cannot be reached or dropped the connection is unavailable
   expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
   expect(isDatabaseUnavailable(sqlError('57P01', 'terminating connection due to administrator command'))).toBe(true);
   expect(isDatabaseUnavailable(sqlError('08006', 'connection failure'))).toBe(true);
+  // A statement the server cancelled at its statement_timeout, and a server that never answered (pg's query_timeout).
+  expect(isDatabaseUnavailable(sqlError('57014', 'canceling statement due to statement timeout'))).toBe(true);
+  expect(isDatabaseUnavailable(new Error('Query read timeout'))).toBe(true);
   expect(isDatabaseUnavailable(sqlError('42601', 'syntax error at or near "SELEC"'))).toBe(false);
   expect(isDatabaseUnavailable(sqlError('23505', 'duplicate key value violates unique constraint'))).toBe(false);
   expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);

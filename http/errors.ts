@@ -34,14 +34,17 @@ const CONNECTION_ERROR_CODES = new Set([
 ]);
 /**
  * PostgreSQL's SQLSTATEs for a server that cannot serve: connection exceptions (class 08), shutdown and recovery
- * (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now), too many connections (53300).
+ * (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now), too many connections (53300), and a statement
+ * the server cancelled (57014: its statement_timeout, db/pool.ts), which a server too loaded to answer in time gives.
  */
-const DATABASE_UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+const DATABASE_UNAVAILABLE_STATES = /^(08...|57P0[123]|57014|53300)$/;
 /** What node-postgres throws without a SQLSTATE when the socket ends or the pool cannot connect in time. */
 const DATABASE_UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
+  // The pool's query_timeout: a server that stopped answering without closing the connection (db/pool.ts).
+  'Query read timeout',
 ];
 
 /**
@@ -95,6 +98,8 @@ export interface HttpAnswer {
   code: string;
   message: string;
   headers: Record<string, string>;
+  /** Fields the error body carries beside code and message (a 402's `budget`). */
+  details?: Record<string, unknown>;
 }
 
 /** The answer to `err` when it is an AppError or a refusal; undefined for anything else (a fault, a 5xx). */
@@ -105,7 +110,7 @@ export function httpAnswer(err: unknown): HttpAnswer | undefined {
   if (err instanceof Refusal) {
     const headers: Record<string, string> =
       err.retryAfterS === undefined ? {} : { 'retry-after': String(err.retryAfterS) };
-    return { status: REFUSAL_STATUS[err.kind], code: err.code, message: err.message, headers };
+    return { status: REFUSAL_STATUS[err.kind], code: err.code, message: err.message, headers, details: err.details };
   }
   return undefined;
 }
@@ -117,7 +122,7 @@ export function handleError(err: FastifyError | Error, request: FastifyRequest, 
     return reply
       .code(answer.status)
       .headers(answer.headers)
-      .send({ error: { code: answer.code, message: answer.message } });
+      .send({ error: { ...answer.details, code: answer.code, message: answer.message } });
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const message = err.validation

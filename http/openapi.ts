@@ -21,6 +21,11 @@ const UNDESCRIBED = 'success; the body is not described by a schema';
 export interface ApiInfo {
   title: string;
   description: string;
+  /**
+   * Named schemas of the service's contract that no route body declares (what a stream's messages carry), listed in
+   * the document's `components.schemas` so generated clients type them too.
+   */
+  schemas?: Record<string, z.ZodType>;
 }
 
 /**
@@ -43,7 +48,10 @@ export const openApiPlugin = fp<ApiInfo>(
       openapi: {
         openapi: '3.0.3',
         info: { title: info.title, description: info.description, version: '1' },
-        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+        components: {
+          securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+          ...(info.schemas && { schemas: componentSchemas(info.schemas) }),
+        },
       },
       transform: (document) => {
         const transformed = jsonSchemaTransform(document);
@@ -75,6 +83,13 @@ export const openApiPlugin = fp<ApiInfo>(
   },
   { name: 'keel-openapi' },
 );
+
+/** The named schemas as JSON schemas of OpenAPI 3.0 (the document's version). */
+function componentSchemas(schemas: Record<string, z.ZodType>): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, z.toJSONSchema(schema, { target: 'openapi-3.0' })]),
+  );
+}
 
 /**
  * The operations an OpenAPI 3.0 path item can hold. Fastify's `app.all` also registers QUERY, which @fastify/swagger

@@ -7,8 +7,11 @@
 import type { Principal } from './visibility';
 import type { QueueStore, RateDecision } from '../queue/queue-store';
 import { OverBudget, RateLimited, Refusal } from '../refusals/refusal';
-import { budgetState, monthStart, type BudgetState } from './budget';
-import type { Role } from '../db/users';
+import { budgetState, monthStart, userBudgetFigures, type BudgetState } from './budget';
+import { OWN_INGEST_TABLES } from '../db/qualified-tables';
+import type { Queryable, Role } from '../db/users';
+import { databaseLedger } from './ledger';
+import { tenantBudgetFigures, type BudgetFigures, type ProjectRef } from './tenant-budgets';
 
 export interface RateLimits {
   userPerMinute: number;
@@ -50,8 +53,13 @@ export type UnknownUsers =
 export interface AdmissionDeps {
   queue: QueueStore;
   rateLimits: RateLimits;
-  /** Absent when no identity service is configured: nobody has a budget. */
+  /** Absent when no identity service is configured: nobody has a budget of their own. */
   budget?: BudgetSource;
+  /**
+   * The ingest database (its own search path): orgs' and projects' budgets and the ledger they are held to. Absent
+   * only without a database (api/app-without-database.ts), where no org or project has a budget.
+   */
+  pool?: Queryable;
   now?: () => number;
 }
 
@@ -95,9 +103,9 @@ export async function budgetOf(
   deps: AdmissionDeps,
   principal: Principal,
   unknownUsers: UnknownUsers,
+  nowMs = (deps.now ?? Date.now)(),
 ): Promise<BudgetState | undefined> {
   if (!deps.budget || principal.is_admin) return undefined;
-  const nowMs = (deps.now ?? Date.now)();
   const standing = await deps.budget.standing(principal.user_id, nowMs);
   if (standing.user?.disabled) throw new AccountDisabledError();
   if (!standing.user && unknownUsers === 'exempt') return undefined;
@@ -105,14 +113,60 @@ export async function budgetOf(
   return budgetState(user, standing.spentCents, standing.defaultBudgetCents, monthStart(nowMs));
 }
 
-/** Refuses (402 over_budget) a principal whose month-to-date spend has reached their budget. */
+/**
+ * Every monthly budget that binds a job the principal submits into `project` (or no project), with what is left this
+ * month: the user's own (none for an admin or an exempt machine user), the project's and the org's (whoever submits;
+ * docs/budgets.md). In that order, so the first one reached is the narrowest. Throws AccountDisabledError for a
+ * disabled identity user. A later check before each model call reads the same figures and takes the least left.
+ */
+export async function bindingBudgets(
+  deps: AdmissionDeps,
+  principal: Principal,
+  unknownUsers: UnknownUsers,
+  project?: ProjectRef,
+): Promise<BudgetFigures[]> {
+  const nowMs = (deps.now ?? Date.now)();
+  const [user, tenants] = await Promise.all([
+    budgetOf(deps, principal, unknownUsers, nowMs),
+    deps.pool
+      ? tenantBudgetFigures(
+          deps.pool,
+          databaseLedger(deps.pool, OWN_INGEST_TABLES),
+          {
+            orgId: principal.org_id,
+            project,
+          },
+          nowMs,
+        )
+      : [],
+  ]);
+  const userFigures =
+    user?.budgetCents == null
+      ? []
+      : [
+          {
+            ...userBudgetFigures(principal.user_id, user),
+            over_budget: user.overBudget,
+          },
+        ];
+  return [...userFigures, ...tenants];
+}
+
+/**
+ * Refuses (402 over_budget) a submission when a budget that binds it is spent: the principal's own, the project's or
+ * the org's, naming which one and what is left in the body's `error.budget`.
+ */
 export async function checkBudget(
   deps: AdmissionDeps,
   principal: Principal,
   unknownUsers: UnknownUsers,
+  project?: ProjectRef,
 ): Promise<void> {
-  const state = await budgetOf(deps, principal, unknownUsers);
-  if (state?.overBudget) throw new OverBudget(state.spentCents, state.budgetCents ?? 0);
+  const spent = (await bindingBudgets(deps, principal, unknownUsers, project)).find((b) => b.over_budget);
+  if (spent) {
+    const { over_budget: _over, ...named } = spent;
+    throw new OverBudget(named);
+  }
 }
 
 declare const admittedBrand: unique symbol;
@@ -129,6 +183,8 @@ export interface AdmitOptions {
    * it, submissions included, so a submission is not charged twice.
    */
   rateLimitCharged?: boolean;
+  /** The project the job will run in (the one named, or the workflow's), whose budget binds it too. */
+  project?: ProjectRef;
 }
 
 /**
@@ -142,6 +198,6 @@ export async function admit<T>(
   submit: (admitted: Admitted) => Promise<T>,
 ): Promise<T> {
   if (!options.rateLimitCharged) await chargeRateLimits(deps, principal);
-  await checkBudget(deps, principal, options.unknownUsers);
+  await checkBudget(deps, principal, options.unknownUsers, options.project);
   return submit(principal as Admitted);
 }

@@ -16,7 +16,7 @@ import { allocate, submitJob } from './submit';
 import { temporalCall } from '../temporal/temporal-call';
 
 /** How long a running job has to accept a follow-up before the request gives up (as for resume). */
-const APPEND_DEADLINE_MS = 20_000;
+export const APPEND_DEADLINE_MS = 20_000;
 
 export interface AcceptedPrompt {
   workflow_id: string;

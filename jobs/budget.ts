@@ -1,5 +1,7 @@
 import type { IdentityTables, IngestTables } from '../db/qualified-tables';
 import { getUser, type Queryable, type Role, type User } from '../db/users';
+import type { ExhaustedBudget } from '../refusals/refusal';
+import { readSpend, type Ledger } from './ledger';
 
 /** A user's month against their budget. Admins are exempt: never over budget. */
 export interface BudgetState {
@@ -41,6 +43,19 @@ export function budgetState(
   };
 }
 
+/** A user's budget as a 402 names it (refusals/refusal.ts `OverBudget`). */
+export function userBudgetFigures(userId: string, state: BudgetState): ExhaustedBudget {
+  const budgetCents = state.budgetCents ?? 0;
+  return {
+    scope: 'user',
+    user_id: userId,
+    budget_cents: budgetCents,
+    spent_cents: state.spentCents,
+    remaining_cents: Math.max(0, budgetCents - state.spentCents),
+    period_start: state.periodStart,
+  };
+}
+
 /**
  * Month-to-date spend of one user in whole cents (rounded up), summed from the ingest service's job_runs
  * (`cost_usd` of every job the user created this month): the shared ledger, see docs/identity.md.
@@ -51,26 +66,7 @@ export async function monthToDateSpendCents(
   userId: string,
   nowMs: number,
 ): Promise<number> {
-  const { rows } = await db.query<{ cents: string }>(
-    `SELECT CEIL(COALESCE(SUM(cost_usd), 0) * 100)::bigint AS cents
-       FROM ${ledger.jobRuns} WHERE created_by = $1 AND created_at >= $2`,
-    [userId, monthStart(nowMs)],
-  );
-  return Number(rows[0]?.cents ?? 0);
-}
-
-/** Month-to-date spend of every user with spend this month, for the admin listing. */
-export async function monthToDateSpendByUser(
-  db: Queryable,
-  ledger: IngestTables,
-  nowMs: number,
-): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ created_by: string; cents: string }>(
-    `SELECT created_by, CEIL(SUM(cost_usd) * 100)::bigint AS cents
-       FROM ${ledger.jobRuns} WHERE created_at >= $1 GROUP BY created_by`,
-    [monthStart(nowMs)],
-  );
-  return new Map(rows.map((row) => [row.created_by, Number(row.cents)]));
+  return (await readSpend(db, ledger, monthStart(nowMs), userId)).get(userId) ?? 0;
 }
 
 export interface BudgetLookup {
@@ -80,17 +76,19 @@ export interface BudgetLookup {
 }
 
 /**
- * The one budget check both services end in: the identity preflight (`budget=1`) and the ingest service's
- * submission gate. Undefined when the identity service does not know the user.
+ * The identity service's budget check (the preflight's `budget=1`, `GET /me/budget`): the user from its own tables,
+ * the month's spend from the ledger, wherever that lives (jobs/ledger.ts). Undefined when the identity service does
+ * not know the user.
  */
 export async function readBudgetState(
   db: Queryable,
-  lookup: BudgetLookup,
+  lookup: Pick<BudgetLookup, 'identity' | 'defaultBudgetCents'>,
+  ledger: Ledger,
   userId: string,
   nowMs: number,
 ): Promise<{ user: User; budget: BudgetState } | undefined> {
   const user = await getUser(db, lookup.identity, userId);
   if (!user) return undefined;
-  const spent = await monthToDateSpendCents(db, lookup.ledger, userId, nowMs);
+  const spent = await ledger.spendCents(userId, monthStart(nowMs));
   return { user, budget: budgetState(user, spent, lookup.defaultBudgetCents, monthStart(nowMs)) };
 }

@@ -16,8 +16,10 @@ export interface JobsDeps extends AdmissionDeps {
   ids: IdAllocator;
   /** The Temporal task queue that carries jobs. */
   taskQueue: string;
-  /** Per-job cost ceiling in USD given to every job started here. */
+  /** Per-job cost ceiling in USD given to every job started here that names none. */
   jobBudgetUsd?: number;
+  /** The highest ceiling a submission may name (`budget_usd`); none when absent. */
+  jobBudgetMaxUsd?: number;
   /** How soon a request has its 503 while Temporal is unreachable (TEMPORAL_DOWN_ANSWER_MS; default 2 s). */
   temporalAnswerMs?: number;
   /** `heartbeat` event interval during long model calls, given to every job (ms). */

@@ -16,7 +16,7 @@ import { redactPrompt } from './redact';
  * How long the job workflow has to accept or reject an answer. The update waits for a worker to run the job's
  * validator, so with no worker polling it would otherwise hold the request open indefinitely.
  */
-const RESUME_DEADLINE_MS = 20_000;
+export const RESUME_DEADLINE_MS = 20_000;
 
 /** The validator's rejections, by ApplicationFailure type, as 409 codes. */
 const REJECTION_CODES: Record<string, string> = {
@@ -27,14 +27,14 @@ const REJECTION_CODES: Record<string, string> = {
 /**
  * Answers a paused job's `ask_user` call through the job's resume Update (redacted first). The job's validator
  * refuses a job that is not waiting on `callId` (409); a finished job is 409 `job_finished`; a job that does not
- * take the answer in time is 503 `job_unresponsive`.
+ * take the answer in time is 503 `job_unresponsive`. Returns the answer as the job took it (redacted).
  */
 export async function resumeJob(
   deps: JobsDeps,
   job: JobRow,
   answer: { call_id: string; answer: string },
   log: FastifyBaseLogger,
-): Promise<void> {
+): Promise<string> {
   const finished = () => new Conflict('job_finished', `job ${job.job_id} is already finished`);
   if (isTerminalStatus(job.status)) throw finished();
   const { call_id } = answer;
@@ -58,4 +58,5 @@ export async function resumeJob(
     }
     throw err;
   }
+  return text;
 }

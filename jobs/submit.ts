@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { IdAllocationError } from '../db/ids';
 import { getProject } from '../db/projects';
 import { getWorkflow, type WorkflowListRow } from '../db/workflow-list';
+import { firstScenarioFor } from '../pure/build-directive';
 import { loadWorkflowGraph } from '../scenarios/graph-store';
 import type { TokenOwner } from '../db/tokens';
 import { graphToScenario } from '../scenarios/graph';
@@ -17,7 +18,10 @@ import type { JobsDeps } from './deps';
 import { Invalid, NotFound, Unavailable } from '../refusals/refusal';
 import { listScenarios } from '../scenarios/load';
 import { recordAndStart } from './record-and-start';
+import type { ProjectRef } from './tenant-budgets';
 import { canSee } from './visibility';
+import { insertJobWebhook } from '../db/webhooks';
+import type { WebhookSubscription } from '../webhooks/subscription';
 
 export interface JobSubmission {
   /** Already redacted. */
@@ -32,6 +36,10 @@ export interface JobSubmission {
   product?: { template?: string; design?: string; deploy?: boolean };
   /** A prompt id allocated already (by an append that fell back to a new job). */
   promptId?: string;
+  /** The job's cost ceiling in USD (`budget_usd`, at most the deployment's maximum); the deployment's default if absent. */
+  budgetUsd?: number;
+  /** A webhook stored with the job, in the submission's transaction (docs/webhooks.md). */
+  webhook?: WebhookSubscription;
 }
 
 export interface SubmittedJob {
@@ -51,6 +59,43 @@ export async function visibleWorkflowRef(
     throw new NotFound(`workflow ${workflowId}`);
   }
   return workflow;
+}
+
+/**
+ * The project a submission's job will run in, whose budget binds it (jobs/tenant-budgets.ts): the one it names (the
+ * caller's org's), else its workflow's. A workflow the caller cannot see is a 404, as submitting into it would be.
+ */
+export async function submissionProject(
+  deps: JobsDeps,
+  principal: TokenOwner,
+  sub: { projectSlug?: string; workflowId?: string },
+): Promise<ProjectRef | undefined> {
+  if (sub.projectSlug !== undefined) return { orgId: principal.org_id, slug: sub.projectSlug };
+  if (sub.workflowId === undefined) return undefined;
+  return workflowProject(await visibleWorkflowRef(deps, principal, sub.workflowId));
+}
+
+/** A workflow's project as a budget names it; undefined for a workflow in no project (or from before orgs). */
+export function workflowProject(workflow: {
+  org_id: string | null;
+  project_slug: string | null;
+}): ProjectRef | undefined {
+  return workflow.org_id !== null && workflow.project_slug !== null
+    ? { orgId: workflow.org_id, slug: workflow.project_slug }
+    : undefined;
+}
+
+/**
+ * Refuses (400 `budget_above_maximum`) a job ceiling above the deployment's maximum (JOB_BUDGET_MAX_USD); without a
+ * maximum configured, any positive ceiling is taken.
+ */
+export function checkJobBudget(deps: Pick<JobsDeps, 'jobBudgetMaxUsd'>, budgetUsd: number | undefined): void {
+  const max = deps.jobBudgetMaxUsd;
+  if (budgetUsd === undefined || max === undefined || budgetUsd <= max) return;
+  throw new Invalid(
+    'budget_above_maximum',
+    `budget_usd: ${budgetUsd} is above this deployment's maximum job budget of ${max} USD`,
+  );
 }
 
 export async function allocate<T>(next: () => Promise<T>): Promise<T> {
@@ -123,7 +168,7 @@ export async function submitJob(
       createdBy,
       scenario,
       graph,
-      budgetUsd: deps.jobBudgetUsd,
+      budgetUsd: sub.budgetUsd ?? deps.jobBudgetUsd,
       heartbeatEveryMs: deps.levelHeartbeatMs,
       ...(sub.product ? { product: sub.product } : {}),
     },
@@ -137,7 +182,8 @@ export async function submitJob(
       promptId,
       prompt: sub.prompt,
       projectSlug,
-      scenario,
+      // A new workflow records the scenario its first job runs (`#build` runs `product`), so its page names it.
+      scenario: existing ? scenario : firstScenarioFor(sub.prompt, scenario),
       modelTier: sub.modelTier,
       createdBy,
       orgId: principal.org_id,
@@ -145,6 +191,7 @@ export async function submitJob(
     },
     { type: 'runJob', args },
     log,
+    sub.webhook ? (client) => insertJobWebhook(client, jobId, sub.webhook!) : undefined,
   );
   return ids;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Pool, PoolClient } from 'pg';
 import { migrate } from '../db/migrate';
-import { createPool } from '../db/pool';
+import { createPool, longStatement } from '../db/pool';
 import type { KbEnv } from './config';
 import { createEmbedder } from './embedders/create';
 import { describeIdentity, type Embedder, type EmbedderIdentity } from './embedders/types';
@@ -174,9 +174,12 @@ export async function ensureHnswIndex(pool: Pool | PoolClient, dims: number, bui
   if (!Number.isInteger(dims) || dims < 1 || dims > HNSW_MAX_DIMS) return;
   const { m, efConstruction } = build;
   if (!Number.isInteger(m) || !Number.isInteger(efConstruction)) throw new Error('HNSW parameters must be integers');
+  // Building the graph over a large index takes minutes, beyond the pool's statement bound.
   await pool.query(
-    `CREATE INDEX IF NOT EXISTS kb_chunks_hnsw_${dims} ON kb_chunks
-     USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction})
-     WHERE embedding_dims = ${dims}`,
+    longStatement(
+      `CREATE INDEX IF NOT EXISTS kb_chunks_hnsw_${dims} ON kb_chunks
+       USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction})
+       WHERE embedding_dims = ${dims}`,
+    ),
   );
 }

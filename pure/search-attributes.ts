@@ -12,11 +12,12 @@ export const KEEL_CREATED_BY = defineSearchAttributeKey('KeelCreatedBy', SearchA
 export const KEEL_STATUS = defineSearchAttributeKey('KeelStatus', SearchAttributeType.KEYWORD);
 /**
  * What a run is, so the Temporal UI can list one kind: `job` (what a person submitted), `level` (one level run of a
- * job, a child), `connector` (a scheduled connector run) or `relay` (team chat's delivery of a job's events).
+ * job, a child), `connector` (a scheduled connector run), `relay` (team chat's delivery of a job's events) or
+ * `maintenance` (the scheduled garbage collection of workspace blobs).
  * `KeelKind = "job"` is the operators' default view (docs/temporal-ui.md).
  */
 export const KEEL_KIND = defineSearchAttributeKey('KeelKind', SearchAttributeType.KEYWORD);
-export type KeelKind = 'job' | 'level' | 'connector' | 'relay';
+export type KeelKind = 'job' | 'level' | 'connector' | 'relay' | 'maintenance';
 
 export const KEEL_SEARCH_ATTRIBUTES = [
   KEEL_WORKFLOW_ID,

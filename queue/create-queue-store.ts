@@ -2,11 +2,14 @@ import { instanceIdPattern } from './config';
 import { createMemoryQueueStore } from './memory-queue-store';
 import type { QueueStore } from './queue-store';
 import { createRedisQueueStore } from './redis-queue-store';
+import type { RedisErrorLog } from './redis-errors';
 
 export interface QueueStoreConfig {
   /** Unset: an in-process store, fine for a single process but shared with no other replica. */
   redisUrl?: string;
   instanceId: string;
+  /** Where Redis connection errors are logged; the process's structured log by default. */
+  log?: RedisErrorLog;
 }
 
 /** The namespace of every key and channel of one Keel instance, so several instances can share one Redis. */
@@ -23,6 +26,6 @@ export function queueKeyPrefix(instanceId: string): string {
  */
 export async function createQueueStore(config: QueueStoreConfig): Promise<QueueStore> {
   const prefix = queueKeyPrefix(config.instanceId);
-  if (config.redisUrl) return createRedisQueueStore({ url: config.redisUrl, prefix });
+  if (config.redisUrl) return createRedisQueueStore({ url: config.redisUrl, prefix, log: config.log });
   return createMemoryQueueStore({ prefix });
 }

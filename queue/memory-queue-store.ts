@@ -26,6 +26,12 @@ interface Entry {
   expiresAt: number | null;
 }
 
+/** The lists of one `appendBounded` group, which expire together. */
+interface BoundedGroup {
+  lists: Map<string, { entries: string[]; bytes: number }>;
+  expiresAt: number;
+}
+
 // Expired entries are already invisible on read; the sweep only bounds memory for keys nobody reads again.
 const sweepIntervalMs = 60_000;
 
@@ -38,6 +44,7 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
   const entries = new Map<string, Entry>();
   const channels = new Map<string, Set<Listener>>();
   const records = new Map<string, Map<string, string>>();
+  const buffers = new Map<string, BoundedGroup>();
   const limiters = new Map<string, RateLimiterMemory>();
   let closed = false;
 
@@ -45,6 +52,9 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
     const now = Date.now();
     for (const [key, entry] of entries) {
       if (entry.expiresAt !== null && entry.expiresAt <= now) entries.delete(key);
+    }
+    for (const [key, group] of buffers) {
+      if (group.expiresAt <= now) buffers.delete(key);
     }
   }, sweepIntervalMs);
   sweep.unref();
@@ -58,6 +68,30 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
     const run = windowQueue.then(work);
     windowQueue = run.catch(() => undefined);
     return run;
+  }
+
+  function publishNow(channel: string, message: string): void {
+    const name = prefix + channel;
+    const recipients = channels.get(name);
+    if (!recipients) return;
+    const snapshot = [...recipients];
+    // Deliver later, like a network hop, so publishers never run subscriber code on their own stack;
+    // re-check membership so an unsubscribe that lands before delivery is honoured.
+    setImmediate(() => {
+      const current = channels.get(name);
+      for (const listener of snapshot) {
+        if (current?.has(listener)) deliver(listener, message);
+      }
+    });
+  }
+
+  function liveGroup(name: string): BoundedGroup | undefined {
+    const group = buffers.get(name);
+    if (group && group.expiresAt <= Date.now()) {
+      buffers.delete(name);
+      return undefined;
+    }
+    return group;
   }
 
   function assertOpen(): void {
@@ -218,21 +252,46 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
       });
     },
 
+    appendBounded(group, field, added, options) {
+      return settle(() => {
+        assertOpen();
+        assertTtl(options.ttlMs);
+        const name = prefix + group;
+        let held = liveGroup(name);
+        if (!held) buffers.set(name, (held = { lists: new Map(), expiresAt: 0 }));
+        held.expiresAt = Date.now() + options.ttlMs;
+        let list = held.lists.get(field);
+        if (!list || options.reset) held.lists.set(field, (list = { entries: [], bytes: 0 }));
+        for (const entry of added) {
+          list.entries.push(entry);
+          list.bytes += Buffer.byteLength(entry);
+        }
+        while (list.bytes > options.maxBytes && list.entries.length > 0) {
+          list.bytes -= Buffer.byteLength(list.entries.shift()!);
+        }
+        if (options.publish) publishNow(options.publish.channel, options.publish.message);
+      });
+    },
+
+    dropBounded(group, field, publish) {
+      return settle(() => {
+        assertOpen();
+        liveGroup(prefix + group)?.lists.delete(field);
+        if (publish) publishNow(publish.channel, publish.message);
+      });
+    },
+
+    readBounded(group) {
+      return settle(() => {
+        assertOpen();
+        return [...(liveGroup(prefix + group)?.lists.values() ?? [])].map((list) => [...list.entries]);
+      });
+    },
+
     publish(channel, message) {
       return settle(() => {
         assertOpen();
-        const name = prefix + channel;
-        const recipients = channels.get(name);
-        if (!recipients) return;
-        const snapshot = [...recipients];
-        // Deliver later, like a network hop, so publishers never run subscriber code on their own stack;
-        // re-check membership so an unsubscribe that lands before delivery is honoured.
-        setImmediate(() => {
-          const current = channels.get(name);
-          for (const listener of snapshot) {
-            if (current?.has(listener)) deliver(listener, message);
-          }
-        });
+        publishNow(channel, message);
       });
     },
 
@@ -264,6 +323,7 @@ export function createMemoryQueueStore({ prefix }: MemoryQueueStoreOptions): Que
         clearInterval(sweep);
         channels.clear();
         entries.clear();
+        buffers.clear();
         limiters.clear();
       });
     },

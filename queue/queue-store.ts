@@ -50,6 +50,22 @@ export interface QueueStore {
   getRecord(collection: string, id: string): Promise<string | undefined>;
   /** Every record of the collection, in no particular order. */
   listRecords(collection: string): Promise<string[]>;
+  /**
+   * Appends `entries` to the list `field` of the group `group` and, in the same atomic step, publishes `publish` (so a
+   * reader that subscribes to that channel before reading the group misses nothing); `reset` empties the list first.
+   * A list keeps only its newest entries within `maxBytes` (the oldest go first); the group and its lists expire
+   * `ttlMs` after their last append. For short-lived buffers such as a model call's partial output.
+   */
+  appendBounded(
+    group: string,
+    field: string,
+    entries: readonly string[],
+    options: { maxBytes: number; ttlMs: number; reset?: boolean; publish?: { channel: string; message: string } },
+  ): Promise<void>;
+  /** Removes the list `field` of `group`, then publishes `publish` when given, in one step. */
+  dropBounded(group: string, field: string, publish?: { channel: string; message: string }): Promise<void>;
+  /** Every list of the group, each oldest entry first, in no particular order of lists. */
+  readBounded(group: string): Promise<string[][]>;
   /** Publishes to a live channel; subscribers that are not connected miss it (the database is the backlog). */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is live; the returned function unsubscribes. */

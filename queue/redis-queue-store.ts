@@ -16,12 +16,16 @@ import {
   type Listener,
 } from './store-helpers';
 import type { QueueStore } from './queue-store';
+import { logRedisErrors, type RedisErrorLog } from './redis-errors';
+import { logger } from '../telemetry/logger';
 
 export interface RedisQueueStoreOptions {
   /** `redis://` or `rediss://` URL, credentials and database included. */
   url: string;
   /** Namespace for every key and channel, e.g. `keel:<instance id>:`. */
   prefix: string;
+  /** Where the clients' connection errors are logged (rate-limited): the process's structured log by default. */
+  log?: RedisErrorLog;
 }
 
 interface Channel {
@@ -116,6 +120,43 @@ end
 return out
 `;
 
+/**
+ * `appendBounded` as one step: KEYS[1] = the group (a hash of list name to the list's size in bytes), KEYS[2] = the
+ * list; ARGV = list name, byte bound, TTL ms, reset (1/0), channel ('' for none), message, then the entries. The
+ * PUBLISH is inside the script, so it lands after the entries are stored: a reader that subscribed first and then
+ * reads the lists sees every entry in one or the other.
+ */
+const appendBoundedScript = `
+local field, max, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+if ARGV[4] == '1' then
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[1], field, 0)
+end
+local bytes = tonumber(redis.call('HGET', KEYS[1], field) or '0')
+for i = 7, #ARGV do
+  redis.call('RPUSH', KEYS[2], ARGV[i])
+  bytes = bytes + #ARGV[i]
+end
+while bytes > max do
+  local dropped = redis.call('LPOP', KEYS[2])
+  if not dropped then
+    bytes = 0
+    break
+  end
+  bytes = bytes - #dropped
+end
+redis.call('HSET', KEYS[1], field, bytes)
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
+return 1
+`;
+
+/** The Redis list behind one list of an `appendBounded` group. */
+function boundedListKey(group: string, field: string): string {
+  return `${group}:${field}`;
+}
+
 type ConsumeAllReply = [0, number] | [1, number, number, number] | [2, ...number[]];
 
 // Bounds the whole connect-and-PING handshake: connectTimeout only covers the TCP connect, not a peer that
@@ -127,13 +168,23 @@ const handshakeTimeoutMs = 10_000;
  * underlying cause when Redis is unreachable, instead of retrying forever. Subscriptions share one extra
  * connection, opened on the first `subscribe`.
  */
-export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOptions): Promise<QueueStore> {
-  const commands = await connect(new Redis(url, connectionOptions), url);
+export async function createRedisQueueStore({
+  url,
+  prefix,
+  log = logger('redis'),
+}: RedisQueueStoreOptions): Promise<QueueStore> {
+  const client = new Redis(url, connectionOptions);
+  logRedisErrors(client, log, 'queue store');
+  const commands = await connect(client, url);
   // ioredis sends EVALSHA and falls back to EVAL once when Redis does not know the script yet.
   commands.defineCommand('keelConsumeAll', { lua: consumeAllScript });
   const consumeAllCommand = (
     commands as unknown as Record<string, (...args: string[]) => Promise<ConsumeAllReply>>
   ).keelConsumeAll!.bind(commands);
+  commands.defineCommand('keelAppendBounded', { numberOfKeys: 2, lua: appendBoundedScript });
+  const appendBoundedCommand = (
+    commands as unknown as Record<string, (...args: string[]) => Promise<unknown>>
+  ).keelAppendBounded!.bind(commands);
   const limiters = new Map<string, RateLimiterRedis>();
   const channels = new Map<string, Channel>();
   let subscriber: Promise<Redis> | undefined;
@@ -162,6 +213,7 @@ export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOpti
   function openSubscriber(): Promise<Redis> {
     if (!subscriber) {
       const client = commands.duplicate();
+      logRedisErrors(client, log, 'queue store subscriber');
       client.on('message', (name: string, message: string) => {
         const channel = channels.get(name);
         if (!channel) return;
@@ -268,6 +320,40 @@ export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOpti
       return commands.hvals(prefix + collection);
     },
 
+    async appendBounded(group, field, entries, options) {
+      assertTtl(options.ttlMs);
+      const publish = options.publish;
+      await appendBoundedCommand(
+        prefix + group,
+        boundedListKey(prefix + group, field),
+        field,
+        String(options.maxBytes),
+        String(options.ttlMs),
+        options.reset ? '1' : '0',
+        publish ? prefix + publish.channel : '',
+        publish?.message ?? '',
+        ...entries,
+      );
+    },
+
+    async dropBounded(group, field, publish) {
+      const batch = commands
+        .multi()
+        .hdel(prefix + group, field)
+        .del(boundedListKey(prefix + group, field));
+      if (publish) batch.publish(prefix + publish.channel, publish.message);
+      await batch.exec();
+    },
+
+    async readBounded(group) {
+      const fields = await commands.hkeys(prefix + group);
+      if (fields.length === 0) return [];
+      const batch = commands.pipeline();
+      for (const field of fields) batch.lrange(boundedListKey(prefix + group, field), 0, -1);
+      const replies = (await batch.exec()) ?? [];
+      return replies.flatMap(([err, list]) => (err || !Array.isArray(list) ? [] : [list as string[]]));
+    },
+
     async publish(channel, message) {
       await commands.publish(prefix + channel, message);
     },
@@ -315,7 +401,7 @@ export async function createRedisQueueStore({ url, prefix }: RedisQueueStoreOpti
 
 async function connect(client: Redis, url: string): Promise<Redis> {
   let lastError: Error | undefined;
-  // Without a listener ioredis prints every failed reconnect; failures reach callers as rejected commands.
+  // The cause a failed handshake reports; the log has its own listener (logRedisErrors).
   client.on('error', (err: Error) => {
     lastError = err;
   });

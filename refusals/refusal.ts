@@ -29,6 +29,8 @@ export class Refusal extends Error {
     message: string,
     /** For `rate_limited` and `unavailable`: how long the caller should wait before it retries. */
     readonly retryAfterS?: number,
+    /** Fields the error body carries beside `code` and `message` (a 402's `budget`). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -81,14 +83,43 @@ export class RateLimited extends Refusal {
   }
 }
 
+/** Which monthly budget a refusal names (docs/budgets.md): the submitter's, the job's project's or its org's. */
+export type BudgetScope = 'user' | 'project' | 'org';
+
+/** A monthly budget at the moment of a refusal, as the 402 body's `error.budget` carries it. */
+export interface ExhaustedBudget {
+  scope: BudgetScope;
+  /** The user, for a user's budget. */
+  user_id?: string;
+  /** The org, for an org's or a project's budget. */
+  org_id?: string;
+  /** The project, for a project's budget. */
+  project_slug?: string;
+  budget_cents: number;
+  spent_cents: number;
+  /** What is left of the budget this month: 0 once spend has reached it. */
+  remaining_cents: number;
+  /** First instant (UTC) of the month the spend is summed over. */
+  period_start: string;
+}
+
 export class OverBudget extends Refusal {
   override name = 'OverBudget';
-  constructor(spentCents: number, budgetCents: number) {
-    super(
-      'over_budget',
-      'over_budget',
-      `month-to-date spend ${formatUsd(spentCents)} has reached the monthly budget ${formatUsd(budgetCents)}`,
-    );
+  constructor(readonly budget: ExhaustedBudget) {
+    super('over_budget', 'over_budget', overBudgetMessage(budget), undefined, { budget });
+  }
+}
+
+function overBudgetMessage(budget: ExhaustedBudget): string {
+  const spent = `month-to-date spend ${formatUsd(budget.spent_cents)}`;
+  const left = `${formatUsd(budget.remaining_cents)} left`;
+  switch (budget.scope) {
+    case 'user':
+      return `${spent} has reached the monthly budget ${formatUsd(budget.budget_cents)} (${left})`;
+    case 'project':
+      return `project ${budget.project_slug} of org ${budget.org_id}: ${spent} has reached its monthly budget ${formatUsd(budget.budget_cents)} (${left})`;
+    case 'org':
+      return `org ${budget.org_id}: ${spent} has reached its monthly budget ${formatUsd(budget.budget_cents)} (${left})`;
   }
 }
 

@@ -28,6 +28,17 @@ export const modelEnv = z.object({
   TEAM_CONTROLS_PATH: absolutePath('TEAM_CONTROLS_PATH'),
   /** Loopback port of the offline demo model; 0 picks a free one. */
   DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /**
+   * Pause (ms) between the offline demo model's streamed chunks (a word of text, 24 characters of tool arguments),
+   * so a job run with no key shows its output arriving; 0 streams at once.
+   */
+  DEMO_MODEL_CHUNK_MS: z.coerce.number().int().min(0).max(10_000).default(30),
+  /** `0` (or `false`): model calls do not stream and no live output is published (docs/live-output.md). */
+  KEEL_LIVE_OUTPUT: z
+    .preprocess(emptyAsUndefined, z.enum(['0', '1', 'false', 'true']).optional())
+    .transform((value) => value !== '0' && value !== 'false'),
+  /** A streamed model call that sends nothing for this long (ms) fails as unavailable and the walk moves on. */
+  KEEL_STREAM_STALL_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
 });
 export type ModelEnv = z.infer<typeof modelEnv>;
 
@@ -44,6 +55,8 @@ export interface ModelsConfig {
   /** The values of the variables the catalog's providers name in `auth.env` (only those), as the process got them. */
   credentials: Readonly<Record<string, string | undefined>>;
   demoModelPort: number;
+  demoChunkMs: number;
+  liveOutput: { enabled: boolean; stallMs: number };
 }
 
 /**
@@ -58,5 +71,13 @@ export async function loadModelsConfig(slice: ModelEnv, env: NodeJS.ProcessEnv):
   for (const entry of Object.values(catalog.providers)) {
     if (entry.auth?.env !== undefined) credentials[entry.auth.env] = env[entry.auth.env];
   }
-  return { paths, catalog, controls, credentials, demoModelPort: slice.DEMO_MODEL_PORT };
+  return {
+    paths,
+    catalog,
+    controls,
+    credentials,
+    demoModelPort: slice.DEMO_MODEL_PORT,
+    demoChunkMs: slice.DEMO_MODEL_CHUNK_MS,
+    liveOutput: { enabled: slice.KEEL_LIVE_OUTPUT, stallMs: slice.KEEL_STREAM_STALL_MS },
+  };
 }

@@ -1,5 +1,7 @@
-import type { AdapterReply, WireAdapter } from './adapters/types';
+import type { AdapterReply, OutputPiece, WireAdapter } from './adapters/types';
+import type { LiveCall } from './live-call';
 import { ProviderCallError } from './adapters/types';
+import { StreamStalled } from './adapters/stall-watch';
 import type { Candidate, Catalog, ModelRow, Rung, Wire } from './catalog/types';
 import type { ChatMessage, ToolDefinition } from './chat-types';
 import { freeQuota, llmCallSeconds, llmCalls, llmCostUsd, llmFallbacks, llmTokens } from '../metrics/series';
@@ -103,8 +105,12 @@ function estimateTokens(messages: ChatMessage[], tools: ToolDefinition[] | undef
   return Math.ceil(chars / 3) + row.max_output_tokens;
 }
 
+/**
+ * The catalog's price wins. A model the catalog prices at nothing (the offline demo model, a local server, a free
+ * model) costs what its server reports, if it reports anything: the demo model's `#cost=` directive, a free model's 0.
+ */
 function cost(row: ModelRow, reply: AdapterReply): number {
-  if (!row.pricing_per_1k) return 0;
+  if (!row.pricing_per_1k) return reply.reportedCostUsd ?? 0;
   const { input, output } = row.pricing_per_1k;
   return (reply.usage.inputTokens * input + reply.usage.outputTokens * output) / 1000;
 }
@@ -123,7 +129,16 @@ function observeCall(series: { provider: string; model: string }, startedMs: num
  */
 export async function dispatch(
   deps: DispatchDeps,
-  request: { candidates: Candidate[]; messages: ChatMessage[]; tools?: ToolDefinition[]; signal?: AbortSignal },
+  request: {
+    candidates: Candidate[];
+    messages: ChatMessage[];
+    tools?: ToolDefinition[];
+    signal?: AbortSignal;
+    /** When set, the call streams and each candidate called is an attempt on this live output. */
+    live?: LiveCall;
+    /** A streamed call silent this long fails as unavailable (routing/adapters/stall-watch.ts). */
+    stallMs?: number;
+  },
 ): Promise<CallOutcome> {
   const dead = new Set<string>();
   const attempts: Array<{ provider: string; model: string; reason: string }> = [];
@@ -195,6 +210,8 @@ export async function dispatch(
     const series = { provider: candidate.provider, model: candidate.model };
     const callStarted = performance.now();
     let apiKey: string | undefined;
+    // Each candidate called streams as an attempt of its own; a failure after some output discards it.
+    const live = request.live?.begin({ provider: candidate.provider, model: candidate.model });
     try {
       apiKey = await deps.keyOf(candidate.provider);
       // One span per provider call (a walk that falls back has several), a child of the callModel activity's.
@@ -211,6 +228,7 @@ export async function dispatch(
             tools: request.tools,
             effortFragment: candidate.effort ? row.effort?.[candidate.effort] : undefined,
             signal: request.signal,
+            ...(live ? { onPiece: (piece: OutputPiece) => live.piece(piece), stallMs: request.stallMs } : {}),
           });
           span.setAttributes({
             'llm.usage.input_tokens': answer.usage.inputTokens,
@@ -219,6 +237,7 @@ export async function dispatch(
           return answer;
         },
       );
+      live?.end();
       observeCall(series, callStarted, 'ok');
       llmTokens.inc({ ...series, kind: 'input' }, reply.usage.inputTokens);
       llmTokens.inc({ ...series, kind: 'output' }, reply.usage.outputTokens);
@@ -242,6 +261,7 @@ export async function dispatch(
         hops,
       };
     } catch (err) {
+      live?.discard();
       observeCall(series, callStarted, err instanceof ProviderCallError ? err.kind : 'unexpected_error');
       if (reservation !== undefined) await deps.ledger.settle(reservation, 0);
       if (request.signal?.aborted || !(err instanceof ProviderCallError)) {
@@ -270,7 +290,7 @@ export async function dispatch(
           passOver(candidate, 'request_refused', true, true);
           break;
         default:
-          passOver(candidate, 'provider_unavailable', false, true);
+          passOver(candidate, err instanceof StreamStalled ? 'stream_stalled' : 'provider_unavailable', false, true);
       }
     }
   }

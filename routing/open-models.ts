@@ -67,7 +67,9 @@ export async function openModels(
 }> {
   const routingLog = logger('routing');
   const log = options.log ?? ((line: string) => routingLog.warn(line));
-  const demo = options.serveDemo ? await startDemoModelServer({ port: config.demoModelPort }) : undefined;
+  const demo = options.serveDemo
+    ? await startDemoModelServer({ port: config.demoModelPort, chunkMs: config.demoChunkMs })
+    : undefined;
   const catalog = demo ? withDemoAt(config.catalog, demo.baseUrl) : config.catalog;
   const router = await buildRouter(catalog, config.controls, config.credentials, queue, log, options.secrets);
   const configured: string[] = [];

@@ -1,4 +1,5 @@
 import { adapterFor } from './adapters';
+import type { LiveCall } from './live-call';
 import type { Candidate, Catalog, LevelRouting, ModelRow, Resolution, TeamControls } from './catalog/types';
 import { allowedByControls } from './catalog/controls';
 import type { ChatMessage, ToolDefinition } from './chat-types';
@@ -39,6 +40,9 @@ export interface ModelRouter {
     messages: ChatMessage[];
     tools?: ToolDefinition[];
     signal?: AbortSignal;
+    /** Stream the call's output here (events/live-output.ts); without it the call is not streamed. */
+    live?: LiveCall;
+    stallMs?: number;
   }): Promise<CallOutcome>;
   list(): Promise<ModelListing[]>;
 }

@@ -32,8 +32,10 @@ export async function editWorkflowGraph(
   expectedVersion?: number,
 ): Promise<StoredGraph> {
   return withTransaction(pool, async (client) => {
-    // Serializes edits even before the graph row exists: the workflow row is always there.
-    await client.query('SELECT 1 FROM workflows WHERE workflow_id = $1 FOR UPDATE', [workflowId]);
+    // Serializes edits even before the graph row exists: the workflow row is always there. NO KEY UPDATE (edits
+    // conflict with each other) rather than UPDATE, which would also wait for every row that references the workflow
+    // being written: a follow-up prompt holds that reference while its running job takes the prompt (up to 20 s).
+    await client.query('SELECT 1 FROM workflows WHERE workflow_id = $1 FOR NO KEY UPDATE', [workflowId]);
     const { rows } = await client.query<{ graph: unknown; version: number }>(
       'SELECT graph, version FROM workflow_graphs WHERE workflow_id = $1',
       [workflowId],

@@ -74,12 +74,14 @@ test('the environment is read only with KEEL_SECRETS_FROM_ENV, only under the KE
   expect(await createSecretStore(on).get('GH_TOKEN')).toBeUndefined();
 });
 
-test('a file wins over the development variable', async () => {
+test('the development variable wins over a file, as every variable does over its store file (docs/secrets.md)', async () => {
   await fs.writeFile(path.join(dir, 'token'), 'from-file');
+  await fs.writeFile(path.join(dir, 'other'), 'from-file');
   const store = createSecretStore(
     settings({ KEEL_SECRETS_DIR: dir, KEEL_SECRETS_FROM_ENV: 'true', KEEL_SECRET_TOKEN: 'from-env' }),
   );
-  expect(await store.get('token')).toBe('from-file');
+  expect(await store.get('token')).toBe('from-env');
+  expect(await store.get('other')).toBe('from-file');
 });
 
 test('configuration: a relative directory and the old SECRETS_DIR are refused with what to set', () => {

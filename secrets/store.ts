@@ -35,9 +35,10 @@ interface Cached {
 }
 
 /**
- * The store over `settings`: the file `<dir>/<id>` (trailing newlines dropped, as `kubectl create secret
- * --from-file` and editors leave them), re-read once it is older than `ttlMs`; then, only with the development option,
- * the variable `KEEL_SECRET_<ID>`. `now` is the clock the TTL is measured on.
+ * The store over `settings`: only with the development option the variable `KEEL_SECRET_<ID>`, which wins when set
+ * (the one rule of docs/secrets.md); otherwise the file `<dir>/<id>` (trailing newlines dropped, as `kubectl create
+ * secret --from-file` and editors leave them), re-read once it is older than `ttlMs`. `now` is the clock the TTL is
+ * measured on.
  */
 export function createSecretStore(settings: SecretsSettings, now: () => number = Date.now): SecretStore {
   const cache = new Map<string, Cached>();
@@ -72,11 +73,10 @@ export function createSecretStore(settings: SecretsSettings, now: () => number =
     async get(id) {
       const checked = SecretIdSchema.safeParse(id);
       if (!checked.success) throw new SecretReadError(id, 'not a secret id');
-      const value = await fromFile(checked.data);
-      if (value !== undefined) return value;
-      if (!settings.fromEnv) return undefined;
-      const fromEnv = settings.env[secretEnvName(checked.data)];
-      return fromEnv ? fromEnv : undefined;
+      // One rule for every secret with a variable and a file (docs/secrets.md): the variable wins.
+      const fromEnv = settings.fromEnv ? settings.env[secretEnvName(checked.data)] : undefined;
+      if (fromEnv) return fromEnv;
+      return fromFile(checked.data);
     },
     where(id) {
       const places: string[] = [];

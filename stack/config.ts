@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { apiEnv } from '../api/config';
+import { apiSecretSources, readApiSecrets } from '../api/start-secrets';
 import { chatAppInbound } from '../chat-relay/config';
-import { emptyAsUndefined, parseEnv } from '../config/parse-env';
+import { configError, emptyAsUndefined, parseEnv } from '../config/parse-env';
 import { connectorsConfig, type ConnectorsConfig } from '../connectors/settings';
 import { productsConfig } from '../products/config';
 import type { ProductSettings } from '../products/settings';
@@ -11,7 +12,10 @@ import { consoleEnv } from '../console/server/config';
 import { workerEnv } from '../temporal/worker-config';
 import { stackIdentityEnv, type StackIdentityEnv } from './identity-config';
 import { secretsConfig, type SecretsSettings } from '../secrets/config';
+import type { ConfigWarning } from '../secrets/env-or-store';
+import { createSecretStore } from '../secrets/store';
 import { telemetryEnv, type TelemetryEnv } from '../telemetry/config';
+import { consoleOrgId } from './console-org';
 import { loadSlicesWithModels } from './models-slice';
 
 /** `npm start`: the API and a worker in one process, with embedded Temporal and PostgreSQL unless configured. */
@@ -37,12 +41,13 @@ const optionalUnderStack = <T extends z.ZodType>(schema: T) => z.preprocess(empt
 
 /**
  * The console's slice of `npm start`: its own variables (console/server/config.ts); where the identity service and the
- * API are, and the console's API token, are the stack's own unless set.
+ * API are, and the console's API token, are the stack's own unless set; the org the stack registers that token in.
  */
 export const stackConsoleEnv = consoleEnv.extend({
   IDENTITY_URL: optionalUnderStack(consoleEnv.shape.IDENTITY_URL),
   INGEST_API_URL: optionalUnderStack(consoleEnv.shape.INGEST_API_URL),
   CONSOLE_API_TOKEN: optionalUnderStack(consoleEnv.shape.CONSOLE_API_TOKEN),
+  CONSOLE_ORG_ID: consoleOrgId,
 });
 export type StackConsoleEnv = z.infer<typeof stackConsoleEnv>;
 
@@ -62,6 +67,8 @@ export interface StartConfig {
   console: StackConsoleEnv;
   secrets: SecretsSettings;
   telemetry: TelemetryEnv;
+  /** What the API should warn about once it has its logger (the identity service warns about its own secrets). */
+  warnings: ConfigWarning[];
 }
 
 /**
@@ -69,7 +76,7 @@ export interface StartConfig {
  * variable of every slice is in the one message.
  */
 export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
-  const { stack, kb, connectors, identity, models, products, console, secrets, telemetry } = await loadSlicesWithModels(
+  const sliced = await loadSlicesWithModels(
     'keel start',
     {
       stack: stackEnv,
@@ -81,9 +88,25 @@ export async function loadConfig(env: NodeJS.ProcessEnv): Promise<StartConfig> {
       products: productsConfig,
       console: stackConsoleEnv,
       secrets: secretsConfig,
+      apiSecrets: apiSecretSources,
       telemetry: telemetryEnv,
     },
     env,
   );
-  return { stack, kb, connectors, identity, models, products, console, secrets, telemetry };
+  const { stack, kb, connectors, identity, models, products, console, secrets, telemetry, apiSecrets } = sliced;
+  // The API's end of the identity service's internal token follows the rule of every deployment secret.
+  const { internalToken, problems, warnings } = await readApiSecrets(apiSecrets, stack, createSecretStore(secrets));
+  if (problems.length > 0) throw configError('keel start', problems);
+  return {
+    stack: { ...stack, IDENTITY_INTERNAL_TOKEN: internalToken },
+    kb,
+    connectors,
+    identity,
+    models,
+    products,
+    console,
+    secrets,
+    telemetry,
+    warnings,
+  };
 }

@@ -4,9 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import type { StackIdentity } from './identity';
 import { buildConsoleApp } from '../console/server/app';
-import type { ConsoleConfig } from '../console/server/config';
+import { readConsoleToken, type ConsoleConfig } from '../console/server/config';
+import { configError } from '../config/parse-env';
 import type { StackConsoleEnv } from './config';
 import { createToken } from '../db/tokens';
+import { logConfigWarnings } from '../secrets/env-or-store';
+import { noSecrets, type SecretStore } from '../secrets/store';
 
 export interface StackConsole {
   url: string;
@@ -15,13 +18,14 @@ export interface StackConsole {
 }
 
 /**
- * Registers `token` (or a new one) as the console's ingest credential: an admin token of the dev org that acts for
- * users, so admins signed in to the console see what the CLI's dev token submits and members see their own.
+ * Registers `token` (or a new one) as the console's ingest credential: an admin token of `orgId` (CONSOLE_ORG_ID) that
+ * acts for users, so admins signed in to the console see what that org's tokens submit and members see their own.
+ * Registering a known token again moves it to `orgId`.
  */
-export async function registerConsoleToken(pool: Pool, token?: string): Promise<string> {
+export async function registerConsoleToken(pool: Pool, orgId: string, token?: string): Promise<string> {
   const created = await createToken(pool, {
     userId: 'console',
-    orgId: 'dev',
+    orgId,
     isAdmin: true,
     actsForUsers: true,
     label: 'console',
@@ -36,9 +40,9 @@ export function consoleTokenPath(dataDir: string): string {
 
 /**
  * The console inside `npm start`, on CONSOLE_PORT (default 3100), in front of the stack's identity service and API.
- * Its ingest credential is CONSOLE_API_TOKEN when set, else a token kept in DATA_DIR/console-token (mode 0600); either
- * is registered as the console's: an admin token of the dev org that acts for users, so admins signed in to the
- * console see what the CLI's dev token submits and members see their own.
+ * Its ingest credential is CONSOLE_API_TOKEN, by the rule of every deployment secret (the variable, else the store's
+ * file; docs/secrets.md), else a token kept in DATA_DIR/console-token (mode 0600); it is registered as the console's:
+ * an admin token of CONSOLE_ORG_ID (default `dev`, the CLI's dev token's org) that acts for users.
  */
 export async function startStackConsole(options: {
   /** The console's slice of the stack's config, parsed with everything else before anything started. */
@@ -49,16 +53,21 @@ export async function startStackConsole(options: {
   apiUrl: string;
   temporalUiUrl?: string;
   logLevel: string;
+  /** The stack's secrets store, where CONSOLE_API_TOKEN may be kept; default: none. */
+  secrets?: SecretStore;
 }): Promise<StackConsole> {
   const own = options.config;
+  const configured = await readConsoleToken(own, options.secrets ?? noSecrets, false);
+  if (configured.problems.length > 0) throw configError('keel start', configured.problems);
   const file = consoleTokenPath(options.dataDir);
   const kept =
-    own.CONSOLE_API_TOKEN ?? (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() || undefined : undefined);
-  const token = await registerConsoleToken(options.pool, kept);
-  if (!own.CONSOLE_API_TOKEN) fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    configured.token ?? (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() || undefined : undefined);
+  const token = await registerConsoleToken(options.pool, own.CONSOLE_ORG_ID, kept);
+  if (!configured.token) fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
 
+  const { CONSOLE_ORG_ID: _org, ...consoleSettings } = own;
   const config: ConsoleConfig = {
-    ...own,
+    ...consoleSettings,
     IDENTITY_URL: own.IDENTITY_URL ?? trimSlash(options.identity.url),
     INGEST_API_URL: own.INGEST_API_URL ?? trimSlash(options.apiUrl),
     CONSOLE_API_TOKEN: token,
@@ -68,6 +77,7 @@ export async function startStackConsole(options: {
     LOG_LEVEL: options.logLevel as ConsoleConfig['LOG_LEVEL'],
   };
   const app = await buildConsoleApp(config, { logger: { level: config.LOG_LEVEL } });
+  logConfigWarnings(app.log, configured.warnings);
   try {
     await app.listen({ host: config.CONSOLE_HOST, port: config.CONSOLE_PORT });
   } catch (err) {

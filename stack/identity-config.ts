@@ -2,8 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { authEnv, idpAllOrNone, type AuthSettings } from '../auth/config';
-import { readIdentitySecrets, secretSources } from '../auth/secret-settings';
+import { authEnv, type AuthSettings } from '../auth/config';
+import { withDerivedIssuer } from '../auth/oidc-provider-config';
+import { providerProblems, readIdentitySecrets, secretSources } from '../auth/secret-settings';
+import type { ConfigWarning } from '../secrets/env-or-store';
 import type { SecretStore } from '../secrets/store';
 import { configError, emptyAsUndefined } from '../config/parse-env';
 
@@ -28,7 +30,7 @@ export const stackIdentityEnv = z.preprocess(
     const consolePort = port.safeParse(set('CONSOLE_PORT') ?? 3100).data ?? 3100;
     const consoleOrigins = [`http://localhost:${consolePort}`, `http://127.0.0.1:${consolePort}`];
     return {
-      ...env,
+      ...(withDerivedIssuer(env) as NodeJS.ProcessEnv),
       AUTHLIB_URL: set('AUTHLIB_URL') ?? `http://localhost:${authPort}`,
       AUTHLIB_COOKIE_DOMAIN: set('AUTHLIB_COOKIE_DOMAIN') ?? 'localhost',
       TRUSTED_ORIGINS: set('TRUSTED_ORIGINS') ?? ['http://localhost:3000', ...consoleOrigins].join(','),
@@ -40,59 +42,61 @@ export const stackIdentityEnv = z.preprocess(
     };
   },
   authEnv
+    .omit({ AUTHLIB_SECRET: true, IDP_CLIENT_SECRET: true, INTERNAL_API_TOKEN: true })
     .extend({
-      IDP_CLIENT_ID: authEnv.shape.IDP_CLIENT_ID.optional(),
-      IDP_CLIENT_SECRET: authEnv.shape.IDP_CLIENT_SECRET.optional(),
-      IDP_ISSUER_URL: authEnv.shape.IDP_ISSUER_URL.optional(),
       /** Unset: the stack's own database (known once it runs). */
       DATABASE_URL: z.preprocess(emptyAsUndefined, authEnv.shape.DATABASE_URL.optional()),
-      /** Unset: generated once into DATA_DIR/auth-secret. */
-      AUTHLIB_SECRET: z.preprocess(emptyAsUndefined, authEnv.shape.AUTHLIB_SECRET.optional()),
       /** The identity service's port and address under `npm start`. */
       AUTH_PORT: z.preprocess(emptyAsUndefined, port.default(8080)),
       AUTH_HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
-      // Read by the secrets check below; the secrets slice of `npm start` owns their parsing.
-      KEEL_SECRETS_DIR: z.unknown().optional(),
+      // Where the secrets come from (their variables or the store) is read by `secretSources` below and kept for the
+      // start, which reads them; the secrets slice of `npm start` owns the store's own variables.
+      AUTHLIB_SECRET: z.unknown().optional(),
+      IDP_CLIENT_SECRET: z.unknown().optional(),
+      INTERNAL_API_TOKEN: z.unknown().optional(),
       KEEL_SECRETS_FROM_ENV: z.unknown().optional(),
-      AUTHLIB_SECRET_ID: z.string().optional(),
-      IDP_CLIENT_SECRET_ID: z.string().optional(),
-      INTERNAL_API_TOKEN_SECRET_ID: z.string().optional(),
+      AUTHLIB_SECRET_ID: z.unknown().optional(),
+      IDP_CLIENT_SECRET_ID: z.unknown().optional(),
+      INTERNAL_API_TOKEN_SECRET_ID: z.unknown().optional(),
     })
-    // The secret variables are refused as for the identity service alone (docs/secrets.md); where each secret is read
-    // from is kept for the start (`identitySettings`), which reads the store and checks the provider's three together.
-    .transform((value, ctx) => ({ ...value, secretSources: secretSources(value, ctx) })),
+    // Values are checked once read (`identitySettings`), with the provider's three together.
+    .transform((value, ctx) => {
+      const sources = secretSources(value, ctx);
+      const {
+        AUTHLIB_SECRET: _authlib,
+        IDP_CLIENT_SECRET: _client,
+        INTERNAL_API_TOKEN: _internal,
+        KEEL_SECRETS_FROM_ENV: _fromEnv,
+        AUTHLIB_SECRET_ID: _authlibId,
+        IDP_CLIENT_SECRET_ID: _clientId,
+        INTERNAL_API_TOKEN_SECRET_ID: _internalId,
+        ...rest
+      } = value;
+      return { ...rest, secretSources: sources };
+    }),
 );
 export type StackIdentityEnv = z.infer<typeof stackIdentityEnv>;
 
 /**
- * The identity service's settings once the stack's database and data directory exist: its secrets from the store
- * (under the development option, from their variables), the session secret otherwise generated into DATA_DIR.
+ * The identity service's settings once the stack's database and data directory exist: its secrets (variable, else
+ * store), the session secret otherwise generated into DATA_DIR; and the warnings to log once it has a logger.
  */
 export async function identitySettings(
   env: StackIdentityEnv,
-  stack: { dataDir: string; databaseUrl: string; secrets: SecretStore; secretsDir?: string },
-): Promise<AuthSettings & { AUTH_PORT: number; AUTH_HOST: string }> {
+  stack: { dataDir: string; databaseUrl: string; secrets: SecretStore },
+): Promise<{ settings: AuthSettings & { AUTH_PORT: number; AUTH_HOST: string }; warnings: ConfigWarning[] }> {
   const { secretSources: sources, ...rest } = env;
-  const { values, problems } = await readIdentitySecrets(
-    sources,
-    stack.secrets,
-    { dir: stack.secretsDir },
-    () => false,
-  );
+  const { values, problems, warnings } = await readIdentitySecrets(sources, stack.secrets, () => false);
   const settings = {
     ...rest,
     ...values,
     DATABASE_URL: rest.DATABASE_URL ?? stack.databaseUrl,
     AUTHLIB_SECRET: values.AUTHLIB_SECRET ?? readOrCreateSecret(stack.dataDir),
   };
-  const idp = authSettingsCheck.safeParse(settings);
-  if (!idp.success) problems.push(...idp.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`));
+  problems.push(...providerProblems(settings, sources, stack.secrets));
   if (problems.length > 0) throw configError('keel start', problems);
-  return settings;
+  return { settings, warnings };
 }
-
-/** The provider's three settings come together or not at all, the client secret now from the store. */
-const authSettingsCheck = z.custom<Record<string, unknown>>().superRefine((value, ctx) => idpAllOrNone(value, ctx));
 
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'auth-secret');

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Redis from 'ioredis';
+import { logRedisErrors } from '../queue/redis-errors';
+import { logger } from '../telemetry/logger';
 import type { Pool } from 'pg';
 import type { BudgetSource } from '../jobs/admit';
 import { sharedDatabaseBudget } from '../jobs/budget-sources';
@@ -8,6 +10,7 @@ import { buildAuthApp } from '../auth/app';
 import { migrateIdentity } from '../auth/migrate';
 import { identitySettings, type StackIdentityEnv } from './identity-config';
 import { noSecrets, type SecretStore } from '../secrets/store';
+import { logConfigWarnings } from '../secrets/env-or-store';
 import { identityTables, ingestTables, type IdentityTables } from '../db/qualified-tables';
 
 export interface StackIdentity {
@@ -39,13 +42,11 @@ export async function startIdentityService(options: {
   logLevel: string;
   /** The stack's secrets store, where the identity service's secrets are read (docs/secrets.md); default: none. */
   secrets?: SecretStore;
-  secretsDir?: string;
 }): Promise<StackIdentity> {
-  const settings = await identitySettings(options.config, {
+  const { settings, warnings } = await identitySettings(options.config, {
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
     secrets: options.secrets ?? noSecrets,
-    secretsDir: options.secretsDir,
   });
   const shared = settings.DATABASE_URL === options.databaseUrl;
   const pool = shared
@@ -55,8 +56,10 @@ export async function startIdentityService(options: {
         max: settings.DATABASE_POOL_MAX,
         ssl: settings.DATABASE_SSL,
         schema: settings.DATABASE_SCHEMA,
+        statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
       });
   const redis = settings.REDIS_URL ? new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
+  if (redis) logRedisErrors(redis, logger('redis'), 'identity');
   const close = async () => {
     redis?.disconnect();
     if (!shared) await pool.end();
@@ -67,6 +70,7 @@ export async function startIdentityService(options: {
       { pool, env: { ...settings, KEEL_INSTANCE_ID: options.instanceId }, redis },
       { logger: { level: options.logLevel } },
     );
+    logConfigWarnings(app.log, warnings);
     const url = await app.listen({ host: settings.AUTH_HOST, port: settings.AUTH_PORT });
     const defaultBudgetCents = Math.round(settings.DEFAULT_BUDGET_USD * 100);
     return {

@@ -10,6 +10,8 @@ import { findTemporalCli } from '../temporal/cli-path';
 import { jobTaskQueue, temporalSettings } from '../temporal/config';
 import { connectClient, connectWorker, ensureSearchAttributes } from '../temporal/connection';
 import { ensureConnectorSchedules } from '../temporal/connector-schedules';
+import { ensureBlobGcSchedule } from '../temporal/blob-gc-schedule';
+import { blobGcSettings } from '../snapshots/config';
 import { startDevServer, type DevServer } from '../temporal/dev-server';
 import { openAll } from './closers';
 import { openProcessHub } from './process-hub';
@@ -62,6 +64,7 @@ export function openResources(config: StartConfig, dataDir: string, say: (line: 
         max: embedded ? 1 : env.POSTGRES_POOL_MAX,
         ssl: embedded ? false : env.POSTGRES_SSL,
         schema: env.POSTGRES_SCHEMA,
+        statementTimeoutMs: env.POSTGRES_STATEMENT_TIMEOUT_MS,
       }),
       (p) => p.end(),
     );
@@ -91,6 +94,8 @@ export function openResources(config: StartConfig, dataDir: string, say: (line: 
     if (warning) say(`warning: ${warning}`);
     // One schedule per connector (paused unless CONNECTOR_<NAME>_ENABLED=true); the worker runs them.
     await ensureConnectorSchedules(temporal.client, { taskQueue: jobTaskQueue(env), config: config.connectors.shared });
+    // The workspace blob collection (docs/workspace-snapshots.md), paused when WORKSPACE_GC_ENABLED=false.
+    await ensureBlobGcSchedule(temporal.client, { taskQueue: jobTaskQueue(env), settings: blobGcSettings(env) });
     const workerConnection = closers.add(await connectWorker(settings), (c) => c.close());
     return {
       devServer,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { webhookSettings } from '../webhooks/config';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { buildApp } from '../api/app';
@@ -6,13 +7,17 @@ import { apiDepsFromEnv } from '../api/deps';
 import { chatAppRoutes } from '../chat/routes';
 import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { workspaceRoot } from '../config/workspace-root';
+import { blobStoreSettings } from '../snapshots/config';
+import { openBlobStore } from '../snapshots/open-blob-store';
 import { createToken } from '../db/tokens';
 import { DEMO_MODEL_DISPLAY_NAME } from '../routing/demo-model/respond';
 import { setSdkMetricsUrl } from '../metrics/registry';
 import { jobTaskQueue } from '../temporal/config';
 import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
+import { workerVersioning } from '../temporal/worker-config';
 import { startTracing } from '../telemetry/tracing';
+import { logConfigWarnings } from '../secrets/env-or-store';
 import { createClosers } from './closers';
 import { onStopSignals } from './entry-point';
 import { loadConfig, type StartConfig } from './config';
@@ -58,7 +63,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
   // From here a signal closes whatever has opened so far (and the exit kills a dev server still starting).
   onStopSignal(say, () => closers.close());
   try {
-    setSdkMetricsUrl(await installSdkMetrics());
+    setSdkMetricsUrl(await installSdkMetrics(stack.TEMPORAL_SDK_METRICS_PORT));
     // Before the Temporal client and the worker, which trace through it.
     const tracing = startTracing({ serviceName: 'keel', env: config.telemetry });
     closers.push(() => tracing.shutdown());
@@ -75,17 +80,23 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
         queue,
         models: models.router,
         workspaceRoot: workspaceRoot(stack),
+        blobs: openBlobStore(blobStoreSettings(stack, workspaceRoot(stack)), secrets),
         kb,
         chat: chatWebApiFromEnv(stack, secrets),
         connectors: config.connectors,
         products: config.products,
         secrets,
+        liveOutput: config.models.liveOutput,
+        webhooks: webhookSettings(stack),
       },
       workflowBundlePath: stack.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: stack.WORKER_SHUTDOWN_GRACE,
       tracing,
+      // Off unless KEEL_WORKER_VERSIONING asks; when on, the worker makes its version current itself (docs/deployment.md).
+      versioning: workerVersioning(stack),
     });
     closers.push(() => worker.stop());
+    if (worker.version) say(`the worker polls as ${worker.version.buildId} (${worker.promotion ?? 'not promoted'})`);
 
     const logLevel = stack.LOG_LEVEL === 'info' ? 'warn' : stack.LOG_LEVEL;
     const identity = await startIdentityService({
@@ -96,7 +107,6 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       instanceId: stack.KEEL_INSTANCE_ID,
       logLevel,
       secrets,
-      secretsDir: config.secrets.dir,
     });
     closers.push(() => identity.close());
     const firstAdmin = await ensureFirstAdmin({
@@ -118,6 +128,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       budget: identity.budget,
     });
     const app = await buildApp(deps, { logger: { level: logLevel } }, { routes: [chatAppRoutes(deps)] });
+    logConfigWarnings(app.log, config.warnings);
     closers.push(() => app.close());
     const apiUrl = await app.listen({ host: stack.API_HOST, port: stack.API_PORT });
 
@@ -130,6 +141,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       apiUrl,
       temporalUiUrl: devServer?.uiUrl,
       logLevel,
+      secrets,
     });
     closers.push(() => webConsole.close());
     const state: StackState = {

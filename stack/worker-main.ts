@@ -3,6 +3,8 @@ import { setSdkMetricsUrl } from '../metrics/registry';
 import { jobTaskQueue } from '../temporal/config';
 import { installSdkMetrics } from '../temporal/sdk-metrics';
 import { startKeelWorker } from '../temporal/worker';
+import { workerVersioning } from '../temporal/worker-config';
+import { logger } from '../telemetry/logger';
 import { startTracing } from '../telemetry/tracing';
 import { loadConfig } from './worker-config';
 import { onStopSignals, runMain } from './entry-point';
@@ -12,7 +14,7 @@ import { serveWorkerHealth } from './worker-http';
 async function main(): Promise<void> {
   const config = await loadConfig(process.env);
   const { worker: env } = config;
-  setSdkMetricsUrl(await installSdkMetrics());
+  setSdkMetricsUrl(await installSdkMetrics(env.TEMPORAL_SDK_METRICS_PORT));
   const tracing = startTracing({ serviceName: 'keel-worker', env: config.telemetry });
   const resources = await openResources(config);
   try {
@@ -24,7 +26,15 @@ async function main(): Promise<void> {
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: env.WORKER_SHUTDOWN_GRACE,
       tracing,
+      versioning: workerVersioning(env),
     });
+    if (worker.version) {
+      // What an operator reading the log of a rollout needs: which version this is and whether it takes new jobs.
+      logger('worker').info(
+        { deployment: worker.version.deploymentName, buildId: worker.version.buildId, promotion: worker.promotion },
+        'worker polls as a pinned deployment version',
+      );
+    }
     const health =
       env.WORKER_HTTP_PORT === undefined
         ? undefined

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { webhookSettings } from '../webhooks/config';
 import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { workspaceRoot } from '../config/workspace-root';
 import { createPoolFromEnv } from '../db/pool';
@@ -8,6 +9,9 @@ import { createSecretStore } from '../secrets/store';
 import { jobTaskQueue, temporalSettings } from '../temporal/config';
 import { connectClient, connectWorker, ensureSearchAttributes } from '../temporal/connection';
 import { ensureConnectorSchedules } from '../temporal/connector-schedules';
+import { ensureBlobGcSchedule } from '../temporal/blob-gc-schedule';
+import { blobGcSettings, blobStoreSettings } from '../snapshots/config';
+import { openBlobStore } from '../snapshots/open-blob-store';
 import { openAll } from './closers';
 import { openProcessHub } from './process-hub';
 import type { WorkerConfig } from './worker-config';
@@ -48,6 +52,8 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
           taskQueue: jobTaskQueue(env),
           config: config.connectors.shared,
         });
+        // The workspace blob collection (docs/workspace-snapshots.md), paused when WORKSPACE_GC_ENABLED=false.
+        await ensureBlobGcSchedule(registrar.client, { taskQueue: jobTaskQueue(env), settings: blobGcSettings(env) });
         return result;
       })
       .finally(() => registrar.close());
@@ -60,11 +66,14 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
         queue,
         models: models.router,
         workspaceRoot: workspaceRoot(env),
+        blobs: openBlobStore(blobStoreSettings(env, workspaceRoot(env)), secrets),
         chat: chatWebApiFromEnv(env, secrets),
         kb,
         connectors: config.connectors,
         products: config.products,
         secrets,
+        liveOutput: config.models.liveOutput,
+        webhooks: webhookSettings(env),
       },
     };
   });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../config/paths';
 
-/** The pinned Temporal CLI release (server 1.29, UI 2.42), built by scripts/setup.js when Go is present. */
+/** The pinned Temporal CLI release (server 1.29, UI 2.42), downloaded (or, failing that, built) by scripts/setup.js. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 
 /**

@@ -34,16 +34,17 @@ function sdkLogger(): DefaultLogger {
 /**
  * Turns on the Temporal SDK's own Prometheus exporter (task latencies, poll and slot gauges, sticky cache, …) on a
  * loopback port, before anything else creates the SDK's runtime, and returns the address its text is read from:
- * the process's `/metrics` appends it (metrics/registry.ts), so operators scrape one endpoint, not two. The same
- * runtime sends the SDK's log lines through Keel's logger (sdkLogger).
+ * the process's `/metrics` appends it (metrics/registry.ts), so operators scrape one endpoint, not two. `port` is
+ * TEMPORAL_SDK_METRICS_PORT: 0 a free port, `off` no exporter (undefined is returned). Either way the runtime sends
+ * the SDK's log lines through Keel's logger (sdkLogger).
  */
-export async function installSdkMetrics(): Promise<string | undefined> {
-  const port = await freeLoopbackPort();
+export async function installSdkMetrics(port: number | 'off'): Promise<string | undefined> {
+  const bound = port === 'off' ? undefined : port === 0 ? await freeLoopbackPort() : port;
   try {
     Runtime.install({
       logger: sdkLogger(),
       telemetryOptions: {
-        metrics: { prometheus: { bindAddress: `127.0.0.1:${port}` } },
+        ...(bound === undefined ? {} : { metrics: { prometheus: { bindAddress: `127.0.0.1:${bound}` } } }),
         logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
       },
     });
@@ -51,5 +52,5 @@ export async function installSdkMetrics(): Promise<string | undefined> {
     // A runtime exists already (an embedding process made it): its metrics are its own to export.
     return undefined;
   }
-  return `http://127.0.0.1:${port}/metrics`;
+  return bound === undefined ? undefined : `http://127.0.0.1:${bound}/metrics`;
 }

@@ -6,11 +6,13 @@ import {
 } from '@temporalio/interceptors-opentelemetry';
 import { Resource } from '@opentelemetry/resources';
 import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { activityLogContext } from '../activities/log-context';
 import { addLogContext } from '../telemetry/logger';
 import type { Tracing } from '../telemetry/tracing';
+import { bundleBuildId, makeVersionCurrent, type PromotionOutcome, type WorkerVersioning } from './versioning';
 import { defaultWorkflowBundlePath } from './workflow-code';
 
 export interface KeelWorkerOptions {
@@ -31,11 +33,17 @@ export interface KeelWorkerOptions {
   identity?: string;
   /** The process's tracing (telemetry/tracing.ts); off when absent. */
   tracing?: Tracing;
+  /** Poll as a version of a worker deployment, pinning the workflows it starts (temporal/versioning.ts); off when absent. */
+  versioning?: WorkerVersioning;
 }
+
+/** The longest a heartbeat an activity reports waits before it goes to Temporal (see createKeelWorker). */
+export const HEARTBEAT_THROTTLE = '800 milliseconds';
 
 /** Creates a worker for Keel's job workflows and activities on one task queue. */
 export async function createKeelWorker(options: KeelWorkerOptions): Promise<Worker> {
   const bundle = workflowOptions(options);
+  const version = options.versioning && workerVersion(options.versioning, bundle);
   addLogContext(activityLogContext);
   return Worker.create({
     connection: options.connection,
@@ -43,10 +51,38 @@ export async function createKeelWorker(options: KeelWorkerOptions): Promise<Work
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps),
     shutdownGraceTime: (options.shutdownGraceTime ?? '10 seconds') as '10 seconds',
+    // A cancel reaches a running activity only in the answer to one of its heartbeats, and the SDK sends them at most
+    // once per 0.8 × heartbeat timeout (16 s for callModel): a cancelled job's model stream kept billing tokens that
+    // long. Sent at most this often, a cancel aborts the vendor's stream within about a second (docs/live-output.md).
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     ...(options.identity ? { identity: options.identity } : {}),
     ...bundle,
     ...tracingOptions(options.tracing),
+    ...(version
+      ? {
+          // PINNED: a job, and the levels it starts as children on this queue, run on this version to their end, so
+          // a paused job never replays on newer code; the price is keeping this version's workers until it drains.
+          workerDeploymentOptions: { useWorkerVersioning: true, version, defaultVersioningBehavior: 'PINNED' },
+        }
+      : {}),
   });
+}
+
+/** The worker's deployment version: the configured build id, else the hash of the bundle it runs. */
+export function workerVersion(
+  versioning: WorkerVersioning,
+  bundle: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>,
+): WorkerDeploymentVersion {
+  const buildId = versioning.buildId ?? bundleBuildIdOf(bundle);
+  return { deploymentName: versioning.deploymentName, buildId };
+}
+
+function bundleBuildIdOf(bundle: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>): string {
+  const workflowBundle = bundle.workflowBundle;
+  if (workflowBundle && 'code' in workflowBundle) return bundleBuildId(workflowBundle.code);
+  if (workflowBundle && 'codePath' in workflowBundle) return bundleBuildId(fs.readFileSync(workflowBundle.codePath));
+  // Bundled at start from source: webpack's output is not ours to hash before Worker.create, so the operator names it.
+  throw new Error('a versioned worker bundling workflows from source needs KEEL_WORKER_BUILD_ID');
 }
 
 /**
@@ -99,22 +135,46 @@ export function workflowOptions(
 
 export interface RunningWorker {
   worker: Worker;
+  /** The deployment version it polls as, when versioned. */
+  version?: WorkerDeploymentVersion;
+  /** What asking to make its version current gave, when versioned with `promote`. */
+  promotion?: PromotionOutcome;
   /** Resolves when the worker has stopped; rejects if it crashed. */
   done: Promise<void>;
   /** Graceful shutdown: stop polling, let in-flight activities finish within the grace time. */
   stop(): Promise<void>;
 }
 
-/** Creates and runs a worker until `stop()`. */
+/**
+ * Creates and runs a worker until `stop()`. A versioned worker with `promote` resolves once its version is current (or
+ * a newer one is), so whoever started it knows new jobs are routed; if that fails the worker is stopped and it throws.
+ */
 export async function startKeelWorker(options: KeelWorkerOptions): Promise<RunningWorker> {
   const worker = await createKeelWorker(options);
   const done = worker.run();
-  return {
-    worker,
-    done,
-    async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await done;
-    },
+  const stop = async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await done;
   };
+  const version = worker.options.workerDeploymentOptions?.version;
+  let promotion: PromotionOutcome | undefined;
+  if (version && options.versioning?.promote) {
+    try {
+      promotion = await Promise.race([
+        makeVersionCurrent(options.connection.workflowService, {
+          namespace: options.namespace,
+          version,
+          identity: worker.options.identity,
+        }),
+        // A worker that fails while waiting ends the wait with its own error.
+        done.then(() => {
+          throw new Error('the worker stopped before its version was made current');
+        }),
+      ]);
+    } catch (err) {
+      await stop().catch(() => undefined);
+      throw err;
+    }
+  }
+  return { worker, version, promotion, done, stop };
 }

@@ -11,10 +11,13 @@ export function defaultWorkflowBundlePath(): string {
   return path.join(projectRoot(), 'dist', 'workflow-bundle.js');
 }
 
-/** Bundles workflows/ from source, as `npm run build` does; the result is the bundle's code. */
-export async function bundleWorkflows(): Promise<string> {
+/**
+ * Bundles workflows/ from source, as `npm run build` does; the result is the bundle's code. `workflowsPath` names
+ * another entry (the deploy drill's changed workflows) bundled the same way.
+ */
+export async function bundleWorkflows(workflowsPath: string = require.resolve('../workflows')): Promise<string> {
   const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
+    workflowsPath,
     // Workflow and child-workflow spans, and trace context handed on to activities and children through headers.
     workflowInterceptorModules: [require.resolve('../workflows/tracing')],
     logger: new DefaultLogger('WARN'),

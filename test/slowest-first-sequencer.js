@@ -11,6 +11,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 const SLOWEST = [
   'test/integration/human-input-race.test.ts',
   'test/integration/fault-drills.test.ts',
+  'test/integration/replicas-drill.test.ts',
   'test/integration/cli-jobs.test.ts',
   'test/browser/console-jobs.test.ts',
   'test/integration/workflows-run.test.ts',

@@ -64,34 +64,11 @@ export async function runCapabilityRoadmap(input: RoadmapInput): Promise<Roadmap
     const plan = await loadRoadmapPlan({ roadmapId: input.roadmapId });
     const acquired: Array<{ unit: string; attempts: number }> = [];
     for (const unit of plan.units) {
-      let result: UnitResult | undefined;
-      let attempt = 0;
-      while (attempt <= MAX_UNIT_RETRIES) {
-        attempt += 1;
-        const args: UnitInput = {
-          ids: input.ids,
-          roadmapId: input.roadmapId,
-          capability: input.capability,
-          unit,
-          attempt,
-          last: attempt === MAX_UNIT_RETRIES + 1,
-          reason: input.reason,
-          requirements: plan.requirements,
-        };
-        result = await executeChild(runAcquisitionUnit, {
-          workflowId: unitWorkflowId(jobId, input.roadmapId, unit.position, attempt),
-          memo: { roadmap_id: input.roadmapId, unit: unit.key, attempt },
-          args: [args],
-        });
-        if (result.verified) break;
-      }
+      const { result, attempt } = await acquireUnit(input, unit, plan.requirements);
       if (!result || !result.verified) {
         const why = result && !result.verified ? result.reason : 'no attempt ran';
         const reason = `unit ${unit.key} (${unit.title}) failed ${attempt} times: ${why}`;
-        const action =
-          unit.kind === 'secret'
-            ? `store ${unit.key.replace(/^secret-/, '')} in the secrets store the workers read, then plan ${input.capability} again`
-            : `read the unit's last verifier deltas in job ${jobId}, adjust the capability's requirements or the reason, then plan ${input.capability} again`;
+        const action = actionWhenBlocked(input, unit);
         await finishCapabilityRoadmap({ roadmapId: input.roadmapId, outcome: 'blocked', reason, actionNeeded: action });
         await emitSkill(emit, JOB_ROLE, 'capability_acquisition_blocked', { ...base, unit: unit.key, reason, action });
         if (input.standalone) {
@@ -131,6 +108,43 @@ export async function runCapabilityRoadmap(input: RoadmapInput): Promise<Roadmap
     });
     throw err;
   }
+}
+
+/** A unit's attempts, each a child workflow, until one is verified or the retries run out. */
+async function acquireUnit(
+  input: RoadmapInput,
+  unit: UnitInput['unit'],
+  requirements: UnitInput['requirements'],
+): Promise<{ result: UnitResult | undefined; attempt: number }> {
+  let result: UnitResult | undefined;
+  let attempt = 0;
+  while (attempt <= MAX_UNIT_RETRIES) {
+    attempt += 1;
+    const args: UnitInput = {
+      ids: input.ids,
+      roadmapId: input.roadmapId,
+      capability: input.capability,
+      unit,
+      attempt,
+      last: attempt === MAX_UNIT_RETRIES + 1,
+      reason: input.reason,
+      requirements,
+    };
+    result = await executeChild(runAcquisitionUnit, {
+      workflowId: unitWorkflowId(input.ids.job_id, input.roadmapId, unit.position, attempt),
+      memo: { roadmap_id: input.roadmapId, unit: unit.key, attempt },
+      args: [args],
+    });
+    if (result.verified) break;
+  }
+  return { result, attempt };
+}
+
+/** What a person must do to unblock a roadmap stopped at `unit`. */
+function actionWhenBlocked(input: RoadmapInput, unit: UnitInput['unit']): string {
+  return unit.kind === 'secret'
+    ? `store ${unit.key.replace(/^secret-/, '')} in the secrets store the workers read, then plan ${input.capability} again`
+    : `read the unit's last verifier deltas in job ${input.ids.job_id}, adjust the capability's requirements or the reason, then plan ${input.capability} again`;
 }
 
 /**

@@ -89,6 +89,18 @@ export interface LevelResult {
   /** Prompt (input) and completion (output) tokens summed over the level's LLM calls; absent for a level without one. */
   promptTokens?: number;
   completionTokens?: number;
+  /**
+   * The job's workspace as this level run left it: the manifest (by digest) it was snapshotted to, with its totals
+   * (docs/workspace-snapshots.md). Absent for levels recorded before snapshots, and for a level that failed.
+   */
+  snapshot?: WorkspaceSnapshotRef;
+}
+
+/** A level run's workspace snapshot as its result records it: the manifest's digest, file count and bytes. */
+export interface WorkspaceSnapshotRef {
+  manifestSha256: string;
+  files: number;
+  bytes: number;
 }
 
 export interface JobProgress {

@@ -7,3 +7,5 @@ export { runProductPrelude, runProductRelease } from './product-build';
 export { runCapabilityRoadmap, runAcquisitionUnit } from './capability-roadmap';
 export { runVerticalDiscovery } from './vertical-discovery';
 export { runWorkItem } from './work-item';
+export { collectWorkspaceBlobs } from './collect-blobs';
+export { deliverWebhookEvent } from './webhook-delivery';

@@ -24,6 +24,7 @@ import {
   TOOL_ROUNDS_EXHAUSTED,
   type LevelInput,
   type LevelResult,
+  type WorkspaceSnapshotRef,
 } from './definitions';
 import { createEmitter, type Emit } from './emit';
 import { answerCommand, keptFile } from './intents';
@@ -33,7 +34,7 @@ import { parseReview } from '../pure/review-leads';
 import { toolsFor } from './tools';
 import { LEVEL_ACTIVITY_RETRY } from './activity-retry';
 import { fallbackAfterWalk, fallbackAtRouting } from './provider-fallback';
-import { PROVIDER_FALLBACK_PATCH, RAISE_BEFORE_ANNOUNCE_PATCH } from './patches';
+import { PROVIDER_FALLBACK_PATCH, RAISE_BEFORE_ANNOUNCE_PATCH, WORKSPACE_SNAPSHOT_PATCH } from './patches';
 
 const { routeLevel, callModel } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -46,6 +47,13 @@ const { routeLevel, callModel } = proxyActivities<Activities>({
 
 const { runWorkspaceTool, createApproval, markJobStatus, searchKnowledgeBase } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  retry: LEVEL_ACTIVITY_RETRY,
+});
+
+// Reads the job's changed files and stores their blobs: longer than a bookkeeping write, and it heartbeats per file.
+const { snapshotWorkspace } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '2 minutes',
   retry: LEVEL_ACTIVITY_RETRY,
 });
 
@@ -273,6 +281,7 @@ async function finishLevel(
       deltas: verdict.deltas,
       ...(review ? { findings: review.findings } : {}),
     });
+  const snapshot = await snapshotOf(input, levelId);
   await emit(
     role,
     'level_finished',
@@ -307,7 +316,18 @@ async function finishLevel(
     promptTokens,
     completionTokens,
     ...answeredBy,
+    ...(snapshot ? { snapshot } : {}),
   };
+}
+
+/**
+ * The level's last step before `level_finished`: the job's workspace as it now stands, snapshotted as this level run's
+ * manifest, so a client that has seen `level_finished` can read the files at this level run. patched: levels recorded
+ * before snapshots replay without the activity.
+ */
+async function snapshotOf(input: LevelInput, levelId: string): Promise<WorkspaceSnapshotRef | undefined> {
+  if (!patched(WORKSPACE_SNAPSHOT_PATCH)) return undefined;
+  return snapshotWorkspace({ jobId: input.ids.job_id, levelRunId: levelId });
 }
 
 /**
@@ -335,6 +355,7 @@ async function composeInCode(run: LevelRun): Promise<LevelResult> {
   } else {
     output = input.context.map((c) => `${c.role}: ${preview(c.output, 400)}`).join('\n') || input.request;
   }
+  const snapshot = await snapshotOf(input, levelId);
   await emit(
     role,
     'level_finished',
@@ -351,7 +372,16 @@ async function composeInCode(run: LevelRun): Promise<LevelResult> {
     { durationSince: begun.occurred_at },
   );
   await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: true });
-  return { role, ok: true, output, deltas: [], createdFiles: files, costUsd: 0, reasoningTokens: 0 };
+  return {
+    role,
+    ok: true,
+    output,
+    deltas: [],
+    createdFiles: files,
+    costUsd: 0,
+    reasoningTokens: 0,
+    ...(snapshot ? { snapshot } : {}),
+  };
 }
 
 /**

@@ -38,3 +38,9 @@ export const PAUSED_BEFORE_ASK_PATCH = 'paused-before-ask';
 
 /** 2026-11-24 (42722cf): workflow spans (OpenTelemetry); runs started before it replay untraced. */
 export const TRACING_PATCH = 'keel-otel-tracing';
+
+/**
+ * 2026-11-28: each level run ends by snapshotting the job's workspace (a manifest of content-addressed blobs, recorded
+ * with the level's result; docs/workspace-snapshots.md). Levels recorded before it replay without the activity.
+ */
+export const WORKSPACE_SNAPSHOT_PATCH = 'workspace-snapshot-per-level-run';

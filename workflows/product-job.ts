@@ -19,14 +19,8 @@ import {
   type ReleaseResult,
 } from './product-build';
 
-/** The scenario a `#build` prompt runs when the job names none. */
-export const PRODUCT_SCENARIO = 'product';
-const BUILD_DIRECTIVE = /(?<![\w#-])#build(?![\w#=-])/i;
-
-/** True when the prompt asks for a product build with `#build` (a demo directive that works with any model). */
-export function wantsProductBuild(prompt: string): boolean {
-  return BUILD_DIRECTIVE.test(prompt);
-}
+// In pure/ so the submission records the scenario the job will run on the workflow it creates.
+export { PRODUCT_SCENARIO, wantsProductBuild } from '../pure/build-directive';
 
 /** A readable project name from the request: `… for a bakery` → `Bakery`; else the project slug, else `My project`. */
 export function projectNameFor(request: string, projectSlug?: string): string {

@@ -21,6 +21,8 @@ const { markJobStatus, archiveRunGraph, discoverVertical, answerVerticalPlan, fa
     retry: ACTIVITY_RETRY,
   });
 
+type VerticalPlan = Awaited<ReturnType<Activities['discoverVertical']>>;
+
 /**
  * A vertical's discovery job: reads the knowledge hub about the vertical, proposes the capabilities, templates and
  * designs it needs, and asks a person to confirm the plan (`ask_user`; the job is `paused` until
@@ -60,14 +62,7 @@ export async function runVerticalDiscovery(input: VerticalInput): Promise<{ conf
       name: input.name,
       description: input.description,
     });
-    const question = [
-      `Plan for the ${input.name} vertical:`,
-      `capabilities ${plan.capabilities.map((c) => c.name).join(', ')};`,
-      `templates ${plan.templates.join(', ') || 'none'};`,
-      `designs ${plan.designs.join(', ')};`,
-      `sources ${plan.sources.map((s) => s.path).join(', ') || 'none in the knowledge hub'}.`,
-      'Answer yes to confirm, no to reject, or confirm with a note.',
-    ].join(' ');
+    const question = confirmationQuestion(input.name, plan);
     // Open to an answer, and `paused`, before the question is out: a person may answer as soon as they see it
     // (docs/human-input.md). patched: discoveries begun before this order recorded `paused` after it, and replay so.
     waiting = true;
@@ -108,4 +103,16 @@ export async function runVerticalDiscovery(input: VerticalInput): Promise<{ conf
     });
     throw err;
   }
+}
+
+/** The question that asks a person to confirm the discovered plan. */
+function confirmationQuestion(name: string, plan: VerticalPlan): string {
+  return [
+    `Plan for the ${name} vertical:`,
+    `capabilities ${plan.capabilities.map((c) => c.name).join(', ')};`,
+    `templates ${plan.templates.join(', ') || 'none'};`,
+    `designs ${plan.designs.join(', ')};`,
+    `sources ${plan.sources.map((s) => s.path).join(', ') || 'none in the knowledge hub'}.`,
+    'Answer yes to confirm, no to reject, or confirm with a note.',
+  ].join(' ');
 }

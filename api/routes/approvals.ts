@@ -17,6 +17,11 @@ const ApprovalListQuery = z.strictObject({
   status: z.enum(APPROVAL_STATUSES).optional(),
   job_id: z.string().min(1).max(100).optional(),
   workflow_id: z.string().min(1).max(100).optional(),
+  project_slug: z.string().min(1).max(64).optional(),
+  job_active: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("`true`: only those of jobs that have not ended (the console's inbox)"),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
@@ -70,8 +75,10 @@ export function approvalRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const principal = principalOf(request);
+        const { job_active, ...query } = request.query;
         const rows = await listApprovals(deps.pool, {
-          ...request.query,
+          ...query,
+          jobActive: job_active === 'true',
           orgId: orgScope(principal),
           createdBy: creatorScope(principal),
         });

@@ -3,7 +3,15 @@ import { z } from 'zod';
 import type { ApiDeps } from '../deps';
 import { redactPrompt } from '../../jobs/redact';
 import { admitRequest } from '../admit-request';
-import { submitJob } from '../../jobs/submit';
+import { checkJobBudget, submissionProject, submitJob } from '../../jobs/submit';
+import { principalOf } from '../plugins/principal';
+import {
+  checkWebhookUrl,
+  DEFAULT_WEBHOOK_EVENTS,
+  WebhookRequestSchema,
+  type WebhookSubscription,
+} from '../../webhooks/subscription';
+import { newWebhookSecret } from '../../webhooks/signature';
 
 export const MAX_PROMPT_CHARS = 32_000;
 const CATALOG_ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
@@ -28,11 +36,18 @@ export const ChatRequestSchema = z.strictObject({
       deploy: z.boolean().optional(),
     })
     .optional(),
+  /**
+   * The job's cost ceiling in USD: past it the job stops with `budget_exceeded`. At most the deployment's maximum
+   * (JOB_BUDGET_MAX_USD, 400 `budget_above_maximum` above it); the deployment's JOB_BUDGET_USD when absent.
+   */
+  budget_usd: z.number().positive().max(1_000_000).optional(),
   /** The scenario to run first (a file in scenarios/); `build` by default. */
   scenario: z
     .string()
     .regex(/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, 'a scenario name such as build')
     .optional(),
+  /** A webhook for this job's events (docs/webhooks.md); its signing secret is in the 202 answer only. */
+  webhook: WebhookRequestSchema.optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
@@ -41,9 +56,31 @@ export const ChatAcceptedSchema = z.object({
   workflow_id: z.string(),
   prompt_id: z.string(),
   status: z.literal('queued'),
+  webhook: z
+    .object({ url: z.string(), events: z.array(z.string()), secret: z.string() })
+    .optional()
+    .describe('the webhook subscribed, with the secret that signs its deliveries: shown this once, store it'),
 });
 
 export const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+/** A 402: which monthly budget is spent (the submitter's, the project's or the org's) and what is left of it. */
+export const OverBudgetErrorSchema = z.object({
+  error: z.object({
+    code: z.literal('over_budget'),
+    message: z.string(),
+    budget: z.object({
+      scope: z.enum(['user', 'project', 'org']),
+      user_id: z.string().optional(),
+      org_id: z.string().optional(),
+      project_slug: z.string().optional(),
+      budget_cents: z.number().int(),
+      spent_cents: z.number().int(),
+      remaining_cents: z.number().int(),
+      period_start: z.string(),
+    }),
+  }),
+});
 
 export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -52,27 +89,54 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       {
         schema: {
           body: ChatRequestSchema,
-          response: { 202: ChatAcceptedSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
+          response: {
+            202: ChatAcceptedSchema,
+            400: ErrorSchema,
+            401: ErrorSchema,
+            402: OverBudgetErrorSchema,
+            404: ErrorSchema,
+            429: ErrorSchema,
+          },
         },
       },
       async (request, reply) => {
         const body = request.body;
-        const submitted = await admitRequest(deps, request, (admitted) =>
-          submitJob(
-            deps,
-            admitted,
-            {
-              prompt: redactPrompt(body.prompt).text,
-              projectSlug: body.project_slug,
-              workflowId: body.workflow_id,
-              scenario: body.scenario,
-              modelTier: body.metadata?.model_tier,
-              product: productPins(body.metadata),
-            },
-            request.log,
-          ),
+        checkJobBudget(deps, body.budget_usd);
+        const project = await submissionProject(deps, principalOf(request), {
+          projectSlug: body.project_slug,
+          workflowId: body.workflow_id,
+        });
+        let webhook: WebhookSubscription | undefined;
+        if (body.webhook) {
+          await checkWebhookUrl(body.webhook.url, deps.webhookAllowHosts ?? []);
+          webhook = {
+            url: body.webhook.url,
+            events: body.webhook.events ?? [...DEFAULT_WEBHOOK_EVENTS],
+            secret: newWebhookSecret(),
+          };
+        }
+        const submitted = await admitRequest(
+          deps,
+          request,
+          (admitted) =>
+            submitJob(
+              deps,
+              admitted,
+              {
+                prompt: redactPrompt(body.prompt).text,
+                projectSlug: body.project_slug,
+                workflowId: body.workflow_id,
+                scenario: body.scenario,
+                modelTier: body.metadata?.model_tier,
+                product: productPins(body.metadata),
+                budgetUsd: body.budget_usd,
+                webhook,
+              },
+              request.log,
+            ),
+          project,
         );
-        return reply.code(202).send({ ...submitted, status: 'queued' as const });
+        return reply.code(202).send({ ...submitted, status: 'queued' as const, ...(webhook ? { webhook } : {}) });
       },
     );
   };

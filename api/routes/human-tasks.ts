@@ -14,6 +14,11 @@ const TaskListQuery = z.strictObject({
   state: z.enum(HUMAN_TASK_STATES).optional(),
   assignee: z.string().min(1).max(200).optional(),
   job_id: z.string().min(1).max(100).optional(),
+  project_slug: z.string().min(1).max(64).optional(),
+  job_active: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("`true`: only those of jobs that have not ended (the console's inbox)"),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
@@ -65,7 +70,12 @@ export function humanTaskRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const rows = await listHumanTasks(deps.pool, { ...request.query, orgId: orgScope(principalOf(request)) });
+        const { job_active, ...query } = request.query;
+        const rows = await listHumanTasks(deps.pool, {
+          ...query,
+          jobActive: job_active === 'true',
+          orgId: orgScope(principalOf(request)),
+        });
         return { tasks: rows.map(taskView) };
       },
     );

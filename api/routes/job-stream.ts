@@ -9,7 +9,9 @@ import { eventStreamResponse } from '../../http/body-schemas';
 import { acceptsMediaType } from '../../http/accepts-media-type';
 import { AppError } from '../../http/errors';
 import { Invalid } from '../../refusals/refusal';
-import { STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
+import { STREAM_INTERRUPTED_COMMENT, STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
+import { openLiveDeltaFeed } from '../../events/live-delta-feed';
+import { withLiveDeltas, type SseFrame } from '../../events/with-live-deltas';
 
 /** Event sequences are PostgreSQL `integer`s; a larger id names no event and would fail in the database. */
 const MAX_SEQUENCE = 2 ** 31 - 1;
@@ -45,9 +47,14 @@ function serializeOnce(data: unknown): string {
 export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Open streams never finish on their own while a job waits, so closing the server would wait on them forever:
-    // they end (with the comment) before the server stops.
-    const stopping = new AbortController();
-    app.addHook('preClose', async () => stopping.abort());
+    // they end (with the comment) before the server stops. Each stream is in this set rather than listening on one
+    // shared signal, whose listeners would pass Node's limit of 10 (a MaxListenersExceededWarning) at the 11th stream.
+    const open = new Set<AbortController>();
+    let stopping = false;
+    app.addHook('preClose', async () => {
+      stopping = true;
+      for (const stream of open) stream.abort();
+    });
     app.get(
       '/v1/jobs/:id/stream',
       {
@@ -66,10 +73,18 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         },
         schema: {
           params: z.object({ id: z.string().min(1).max(100) }),
-          querystring: z.object({ last_event_id: LastEventId.optional() }),
+          querystring: z.object({
+            last_event_id: LastEventId.optional(),
+            deltas: z
+              .enum(['0', '1'])
+              .optional()
+              .describe(
+                "`0`: durable events only, no `event: delta` messages (for scripts); `1` (the default): the job's live model output too",
+              ),
+          }),
           response: {
             200: eventStreamResponse(
-              "the job's events from after Last-Event-ID, one `id:` (the sequence) and `data:` (the event as JSON) each; open until the job's final event",
+              "the job's events from after Last-Event-ID, one `id:` (the sequence) and `data:` (the event as JSON) each; open until the job's final event. Unless `deltas=0`, live model output travels between them as `event: delta` messages with no `id:`, each `data:` a `LiveDelta` (components.schemas; docs/live-output.md): first the partial output of each call in progress, then the rest as it streams",
             ),
           },
         },
@@ -78,9 +93,14 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
         const after = lastEventId(request.headers['last-event-id'], request.query.last_event_id);
         const abort = new AbortController();
-        reply.sse.onClose(() => abort.abort());
-        const onStop = () => abort.abort();
-        stopping.signal.addEventListener('abort', onStop);
+        // Set when the client went away: what fails after that is no failure of the service.
+        let clientGone = false;
+        reply.sse.onClose(() => {
+          clientGone = true;
+          abort.abort();
+        });
+        open.add(abort);
+        if (stopping) abort.abort();
         const feed = jobEventFeed({
           pool: deps.pool,
           queue: deps.queue,
@@ -89,21 +109,40 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           pollMs: deps.streamPollMs,
           signal: abort.signal,
         });
-        async function* frames() {
+        async function* durableFrames(): AsyncGenerator<SseFrame> {
           for await (const event of feed) {
             // A replay after Last-Event-ID counts too: a client that reconnects late sees the lag it got.
             streamLagSeconds.observe(Math.max(0, Date.now() - Date.parse(event.occurred_at)) / 1000);
             yield { id: String(event.sequence), data: event };
           }
         }
+        let closing: string | undefined;
         try {
-          await reply.sse.send(frames());
+          await reply.sse.send(
+            request.query.deltas === '0'
+              ? durableFrames()
+              : withLiveDeltas(durableFrames(), (onDelta) => openLiveDeltaFeed(deps.queue, job.job_id, onDelta)),
+          );
+          if (stopping) closing = STREAM_STOPPING_COMMENT;
+        } catch (err) {
+          if (clientGone) {
+            request.log.debug({ err }, 'job stream closed by its client');
+            return;
+          }
+          // Nothing sent yet: the error handler can still answer (503 for a database that went away).
+          if (!reply.raw.headersSent) throw err;
+          // The stream is under way (its 200 and events are sent), so no error answer can follow: a failed dependency
+          // (the database gone mid-stream) ends it with a comment the client can act on, and the log says why at
+          // `warn`: the service goes on, and the client resumes from its Last-Event-ID. Left to Fastify, it was an
+          // `error` line ("Promise errored, but reply.sent = true") and a stream cut off without a word.
+          request.log.warn({ err, job_id: job.job_id }, 'job stream ended: a dependency failed');
+          closing = STREAM_INTERRUPTED_COMMENT;
         } finally {
-          stopping.signal.removeEventListener('abort', onStop);
+          open.delete(abort);
         }
-        if (stopping.signal.aborted && reply.sse.isConnected) {
+        if (closing && reply.sse.isConnected) {
           reply.sse.sendHeaders();
-          reply.raw.write(`: ${STREAM_STOPPING_COMMENT}\n\n`);
+          reply.raw.write(`: ${closing}\n\n`);
         }
       },
     );

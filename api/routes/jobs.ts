@@ -11,8 +11,35 @@ import { visibleJob } from '../../jobs/visibility';
 import { principalOf } from '../plugins/principal';
 import { bytesResponse } from '../../http/body-schemas';
 import { ErrorSchema } from './chat';
+import { fileHeaders } from './job-file-headers';
+import { fileAt, filesAt } from '../../jobs/workspace-at';
+import { blobsOrDefault } from '../../snapshots/open-blob-store';
 
 const JobParams = z.object({ id: z.string().min(1).max(100) });
+
+/** `?at=`: a level run of the job (the `level_id` its events carry, `<job>/<role>/<attempt>`). */
+const LevelRunId = z
+  .string()
+  .min(1)
+  .max(300)
+  .regex(/^[^\u0000-\u001f]+$/, 'no control characters')
+  .describe(
+    'a level run of this job (the level_id of its level_finished event): the workspace as it stood after that level run',
+  );
+
+const FileListing = z.object({
+  files: z.array(z.object({ path: z.string(), sha256: z.string(), size_bytes: z.number() })),
+  /** With `at`: the snapshot the listing reads. */
+  snapshot: z
+    .object({
+      level_run_id: z.string(),
+      manifest_sha256: z.string(),
+      file_count: z.number(),
+      total_bytes: z.number(),
+      created_at: z.string(),
+    })
+    .optional(),
+});
 
 export const JobSchema = z.object({
   job_id: z.string(),
@@ -28,6 +55,8 @@ export const JobSchema = z.object({
   updated_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  /** What the job's model calls cost so far in USD, as the ledger counts it against budgets (docs/budgets.md). */
+  cost_usd: z.number(),
   /**
    * What a paused job waits for; null when it is not paused. `questions` is null when the job's workflow did not answer
    * in time (no worker is running it).
@@ -79,6 +108,7 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           updated_at: job.updated_at.toISOString(),
           started_at: iso(job.started_at),
           finished_at: iso(job.finished_at),
+          cost_usd: Number(job.cost_usd),
           pending: pending ?? null,
         };
       },
@@ -97,8 +127,9 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const job = await visibleJob(deps, principalOf(request), request.params.id);
-        await cancelJob(deps, job, request.log);
+        const principal = principalOf(request);
+        const job = await visibleJob(deps, principal, request.params.id);
+        await cancelJob(deps, job, request.log, principal.user_id);
         return reply.code(202).send({ job_id: job.job_id, status: 'cancelled' });
       },
     );
@@ -108,16 +139,26 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       {
         schema: {
           params: JobParams,
-          response: {
-            200: z.object({
-              files: z.array(z.object({ path: z.string(), sha256: z.string(), size_bytes: z.number() })),
-            }),
-            404: ErrorSchema,
-          },
+          querystring: z.object({ at: LevelRunId.optional() }),
+          response: { 200: FileListing, 400: ErrorSchema, 404: ErrorSchema },
         },
       },
       async (request) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
+        const { at } = request.query;
+        if (at !== undefined) {
+          const { snapshot, files } = await filesAt(deps.pool, job.job_id, at);
+          return {
+            files: files.map((f) => ({ path: f.path, sha256: f.sha256, size_bytes: f.sizeBytes })),
+            snapshot: {
+              level_run_id: snapshot.levelRunId,
+              manifest_sha256: snapshot.manifestSha256,
+              file_count: snapshot.fileCount,
+              total_bytes: snapshot.totalBytes,
+              created_at: snapshot.createdAt.toISOString(),
+            },
+          };
+        }
         const files = await listJobFiles(deps.pool, job.job_id);
         return { files: files.map((f) => ({ path: f.path, sha256: f.sha256, size_bytes: f.size_bytes })) };
       },
@@ -128,20 +169,44 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       {
         schema: {
           params: JobParams.extend({ '*': z.string().min(1) }),
-          response: { 200: bytesResponse("the file's bytes, as the job wrote them") },
+          querystring: z.object({
+            /** `true`: `Content-Disposition: attachment`, so a browser saves the file instead of showing it. */
+            download: z.enum(['true', 'false']).optional(),
+            at: LevelRunId.optional(),
+          }),
+          response: {
+            200: bytesResponse(
+              "the file's bytes as the job wrote them: PNG, JPEG, GIF, WebP and AVIF under their image type, UTF-8 text as text/plain, anything else as application/octet-stream",
+              '*/*',
+            ),
+            400: ErrorSchema,
+            404: ErrorSchema,
+            409: ErrorSchema,
+          },
         },
       },
       async (request, reply) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
         const target = resolveWorkspacePath(deps.workspaceRoot, job.job_id, request.params['*']);
+        const { at } = request.query;
+        if (at !== undefined) {
+          // Read from the blob store: the file as it stood after that level run, whatever the workspace holds now.
+          const bytes = target.ok
+            ? await fileAt({ pool: deps.pool, blobs: blobsOrDefault(deps) }, job.job_id, at, target.normalized)
+            : undefined;
+          if (!target.ok || !bytes) throw new NotFound(`file ${request.params['*']} at level run ${at}`);
+          const served = fileHeaders(target.normalized, bytes, request.query.download === 'true');
+          return reply.headers(served).send(bytes as never);
+        }
         const known =
           target.ok && (await listJobFiles(deps.pool, job.job_id)).some((f) => f.path === target.normalized);
         if (!target.ok || !known) throw new NotFound(`file ${request.params['*']}`);
         const content = await fs.readFile(target.absolute).catch(() => {
           throw new NotFound(`file ${request.params['*']}`);
         });
+        const served = fileHeaders(target.normalized, content, request.query.download === 'true');
         // Bytes: sent as they are, the serializer is not involved.
-        return reply.type('application/octet-stream').send(content as never);
+        return reply.headers(served).send(content as never);
       },
     );
   };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
 import { resumeJob } from '../../jobs/resume';
+import { recordAnswer } from '../../db/questions';
 import { ErrorSchema } from './chat';
 import { visibleJob } from '../../jobs/visibility';
 
@@ -33,9 +34,17 @@ export function resumeRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const job = await visibleJob(deps, principalOf(request), request.params.id);
-        await resumeJob(deps, job, request.body, request.log);
+        const principal = principalOf(request);
+        const job = await visibleJob(deps, principal, request.params.id);
+        const taken = await resumeJob(deps, job, request.body, request.log);
         const { call_id } = request.body;
+        // Who answered is what the job's events cannot say; the console shows it beside the answer.
+        await recordAnswer(deps.pool, {
+          jobId: job.job_id,
+          callId: call_id,
+          answer: taken,
+          answeredBy: principal.user_id,
+        });
         return { job_id: job.job_id, call_id, status: 'resumed' as const };
       },
     );

@@ -6,6 +6,7 @@ import { listWorkItems, type WorkItemRow } from '../../db/work-items';
 import { admitRequest } from '../admit-request';
 import { createWorkItem, currentPlan, replanWorkItem, startWorkItem, visibleWorkItem } from '../../jobs/work-items';
 import { orgScope } from '../../jobs/visibility';
+import { workflowProject } from '../../jobs/submit';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
@@ -218,8 +219,11 @@ export function workRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = principalOf(request);
         const item = await visibleWorkItem(deps, principal, request.params.slug, request.query.org_id);
-        const ids = await admitRequest(deps, request, (admitted) =>
-          startWorkItem(deps, admitted, item, request.body ?? {}, request.log),
+        const ids = await admitRequest(
+          deps,
+          request,
+          (admitted) => startWorkItem(deps, admitted, item, request.body ?? {}, request.log),
+          workflowProject(item),
         );
         return reply.code(202).send({ slug: item.slug, ...ids, status: 'queued' as const });
       },

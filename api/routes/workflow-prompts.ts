@@ -4,10 +4,11 @@ import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
 import { redactPrompt } from '../../jobs/redact';
 import type { AdmissionDeps } from '../../jobs/admit';
+import { workflowProject } from '../../jobs/submit';
 import { admitRequest } from '../admit-request';
 import { databaseThreads, type PromptThreads } from '../prompt-threads';
 import { databaseWorkflows, type WorkflowDirectory } from '../workflow-directory';
-import { ChatRequestSchema, ErrorSchema } from './chat';
+import { ChatRequestSchema, ErrorSchema, OverBudgetErrorSchema } from './chat';
 import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowSchema } from './workflows';
 import { named } from '../../http/named-plugin';
 
@@ -66,6 +67,7 @@ export function workflowPromptRoutes(
           response: {
             201: z.object({ workflow: WorkflowSchema, prompt_id: z.string(), job_id: z.string().nullable() }),
             400: ErrorSchema,
+            402: OverBudgetErrorSchema,
             404: ErrorSchema,
             429: ErrorSchema,
             503: ErrorSchema,
@@ -75,17 +77,21 @@ export function workflowPromptRoutes(
       async (request, reply) => {
         const body = request.body;
         const principal = principalOf(request);
-        const created = await admitRequest(admission, request, (admitted) =>
-          threads.create(
-            admitted,
-            {
-              prompt: redactPrompt(body.prompt).text,
-              projectSlug: body.project_slug,
-              scenario: body.scenario,
-              modelTier: body.metadata?.model_tier,
-            },
-            request.log,
-          ),
+        const created = await admitRequest(
+          admission,
+          request,
+          (admitted) =>
+            threads.create(
+              admitted,
+              {
+                prompt: redactPrompt(body.prompt).text,
+                projectSlug: body.project_slug,
+                scenario: body.scenario,
+                modelTier: body.metadata?.model_tier,
+              },
+              request.log,
+            ),
+          body.project_slug === undefined ? undefined : { orgId: principal.org_id, slug: body.project_slug },
         );
         const workflow = await visibleWorkflow(directory, principal, created.workflow_id);
         return reply
@@ -120,6 +126,7 @@ export function workflowPromptRoutes(
           response: {
             202: PromptAcceptedSchema,
             400: ErrorSchema,
+            402: OverBudgetErrorSchema,
             404: ErrorSchema,
             429: ErrorSchema,
             503: ErrorSchema,
@@ -130,8 +137,12 @@ export function workflowPromptRoutes(
         const principal = principalOf(request);
         const workflow = await visibleWorkflow(directory, principal, request.params.id);
         const prompt = redactPrompt(request.body.prompt).text;
-        const accepted = await admitRequest(admission, request, (admitted) =>
-          threads.append(admitted, workflow, { prompt, modelTier: request.body.metadata?.model_tier }, request.log),
+        const accepted = await admitRequest(
+          admission,
+          request,
+          (admitted) =>
+            threads.append(admitted, workflow, { prompt, modelTier: request.body.metadata?.model_tier }, request.log),
+          workflowProject(workflow),
         );
         return reply.code(202).send(accepted);
       },

@@ -1,8 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TokenOwner } from '../../db/tokens';
-import { workflowState, type WorkflowListRow } from '../../db/workflow-list';
-import { NotFound } from '../../refusals/refusal';
+import {
+  defaultTitle,
+  MAX_TITLE_CHARS,
+  WORKFLOW_STATES,
+  workflowState,
+  type WorkflowListRow,
+} from '../../db/workflow-list';
+import { Forbidden, NotFound } from '../../refusals/refusal';
 import { principalOf } from '../plugins/principal';
 import { canSee, creatorScope, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
@@ -10,6 +16,7 @@ import { ErrorSchema } from './chat';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
+const MAX_SEARCH_CHARS = 200;
 
 export const WorkflowParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -23,6 +30,37 @@ const ListQuery = z.object({
   cursor: z.string().optional(),
   project_slug: z.string().min(1).max(64).optional(),
   include_hidden: z.enum(['true', 'false']).optional(),
+  /** Text to find in titles and prompts: case-insensitive, literal (`%` and `_` are plain characters). */
+  q: z
+    .string()
+    .max(MAX_SEARCH_CHARS, `at most ${MAX_SEARCH_CHARS} characters`)
+    .transform((value) => value.trim())
+    .optional(),
+  /** Comma-separated workflow states, e.g. `running,pending`; a workflow in any of them is listed. */
+  status: z
+    .string()
+    .max(100)
+    .transform((value) => value.split(',').map((state) => state.trim()))
+    .pipe(z.array(z.enum(WORKFLOW_STATES)).min(1))
+    .optional(),
+});
+
+/**
+ * The fields of a workflow its owner may change (only the title so far): trimmed, on one line, 1 to MAX_TITLE_CHARS
+ * characters; null restores the default. Strict, so a field this route does not change is refused, not ignored.
+ */
+export const WorkflowPatchBody = z.strictObject({
+  title: z
+    .string()
+    .transform((value) => value.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, 'must not be blank (send null to show the first prompt line again)')
+        .max(MAX_TITLE_CHARS, `at most ${MAX_TITLE_CHARS} characters`)
+        .regex(/^[^\p{Cc}]*$/u, 'must be one line without control characters'),
+    )
+    .nullable(),
 });
 
 export const WorkflowSchema = z.object({
@@ -35,6 +73,16 @@ export const WorkflowSchema = z.object({
   status: z.string(),
   latest_job_id: z.string().nullable(),
   scenario: z.string(),
+  /** The owner's title, else the first line of the first prompt, else the workflow id. */
+  title: z.string(),
+  /** False while the title is the first prompt's line (no title was set). */
+  title_set: z.boolean(),
+  created_at: z.string().nullable(),
+  /** When the latest job started and finished running; null until it did. */
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  /** What all of the workflow's jobs cost so far, in USD. */
+  cost_usd: z.number(),
 });
 
 const WorkflowListSchema = z.object({ workflows: z.array(WorkflowSchema), next_cursor: z.string().nullable() });
@@ -64,6 +112,12 @@ export function present(row: WorkflowListRow): z.infer<typeof WorkflowSchema> {
     status: workflowState(row.status),
     latest_job_id: row.latest_job_id,
     scenario: row.scenario,
+    title: row.title ?? defaultTitle(row.first_prompt) ?? row.workflow_id,
+    title_set: row.title !== null && row.title !== undefined,
+    created_at: row.created_at ?? null,
+    started_at: row.started_at ?? null,
+    finished_at: row.finished_at ?? null,
+    cost_usd: row.cost_usd ?? 0,
   };
 }
 
@@ -83,6 +137,8 @@ export function workflowReadRoutes(directory: WorkflowDirectory): FastifyPluginA
           includeHidden: query.include_hidden === 'true',
           limit: query.limit ?? DEFAULT_LIMIT,
           cursor: query.cursor,
+          search: query.q || undefined,
+          states: query.status,
         });
         return { workflows: page.rows.map(present), next_cursor: page.nextCursor };
       },
@@ -109,6 +165,29 @@ export function workflowReadRoutes(directory: WorkflowDirectory): FastifyPluginA
         },
       );
     }
+
+    app.patch(
+      '/v1/workflows/:id',
+      {
+        schema: {
+          params: WorkflowParams,
+          body: WorkflowPatchBody,
+          response: { 200: WorkflowSchema, 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const workflow = await visibleWorkflow(directory, principal, request.params.id);
+        // The title is the owner's word for their run: others of the org may see it, not rename it (admins may).
+        if (!principal.is_admin && workflow.created_by !== principal.user_id) {
+          throw new Forbidden('not_owner', `workflow ${workflow.workflow_id}: only its creator can rename it`);
+        }
+        if (!(await directory.setTitle(workflow.workflow_id, request.body.title))) {
+          throw new NotFound(`workflow ${workflow.workflow_id}`);
+        }
+        return present(await visibleWorkflow(directory, principal, workflow.workflow_id));
+      },
+    );
     return Promise.resolve();
   };
 }

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changeUser, userStatus, type applyAdminChange } from '../admin-change';
-import { Conflict } from '../../refusals/refusal';
 import type { AuthContext } from '../context';
-import { createCredentialUser } from '../credential-users';
 import { requireAdmin } from '../guards';
+import { addUserAsAdmin } from '../new-users';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../password';
 import { listUsers, ROLES } from '../../db/users';
 import { ErrorSchema, UserIdSchema, UserSchema } from './schemas';
@@ -89,16 +88,10 @@ export function adminPluginRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const admin = await requireAdmin(ctx, request, reply);
-        const user = await createCredentialUser(ctx.pool, ctx.tables, {
+        const user = await addUserAsAdmin(ctx.pool, ctx.tables, {
           ...request.body,
-          approved: false,
+          actorId: admin.user.id,
           defaultBudgetCents: ctx.budgets.defaultBudgetCents,
-          audit: { actorId: admin.user.id, action: 'create_user' },
-        }).catch((err: unknown) => {
-          if ((err as { code?: string }).code === '23505') {
-            throw new Conflict('email_taken', `a user with email ${request.body.email} already exists`);
-          }
-          throw err;
         });
         return reply.code(201).send({ user });
       },

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changeUser, userStatus } from '../admin-change';
-import { budgetState, monthStart, monthToDateSpendByUser } from '../../jobs/budget';
+import { budgetState, monthStart } from '../../jobs/budget';
 import type { AuthContext } from '../context';
 import { requireAdmin } from '../guards';
 import { listUsers, ROLES } from '../../db/users';
+import { addUserAsAdmin } from '../new-users';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../password';
 import { ErrorSchema, UserIdSchema, UserSchema } from './schemas';
 
 export const PatchUserSchema = z.strictObject({
@@ -13,6 +15,19 @@ export const PatchUserSchema = z.strictObject({
   budgetCents: z.number().int().min(0).max(100_000_000).optional(),
 });
 export type PatchUser = z.infer<typeof PatchUserSchema>;
+
+/** An admin adds a user: with a password (email and password sign-in) or without (invited to the identity provider). */
+export const NewUserSchema = z.strictObject({
+  email: z.email().max(320),
+  name: z.string().trim().min(1).max(200).optional(),
+  role: z.enum(ROLES).default('user'),
+  password: z
+    .string()
+    .min(PASSWORD_MIN, `a password needs at least ${PASSWORD_MIN} characters`)
+    .max(PASSWORD_MAX)
+    .optional(),
+});
+export type NewUser = z.infer<typeof NewUserSchema>;
 
 const ListedUserSchema = UserSchema.extend({
   status: z.enum(['active', 'pending', 'disabled']),
@@ -27,7 +42,12 @@ export function adminUserRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
       '/admin/users',
       {
         schema: {
-          response: { 200: z.object({ users: z.array(ListedUserSchema) }), 401: ErrorSchema, 403: ErrorSchema },
+          response: {
+            200: z.object({ users: z.array(ListedUserSchema) }),
+            401: ErrorSchema,
+            403: ErrorSchema,
+            503: ErrorSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -35,7 +55,7 @@ export function adminUserRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         const now = ctx.now();
         const [users, spend] = await Promise.all([
           listUsers(ctx.pool, ctx.tables),
-          monthToDateSpendByUser(ctx.pool, ctx.ledger, now),
+          ctx.ledger.spendByUser(monthStart(now)),
         ]);
         return {
           users: users.map((user) => {
@@ -43,6 +63,31 @@ export function adminUserRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
             return { ...user, status: userStatus(user), spentCents: budget.spentCents, overBudget: budget.overBudget };
           }),
         };
+      },
+    );
+
+    app.post(
+      '/admin/users',
+      {
+        schema: {
+          body: NewUserSchema,
+          response: {
+            201: z.object({ user: ListedUserSchema.omit({ spentCents: true, overBudget: true }) }),
+            400: ErrorSchema,
+            401: ErrorSchema,
+            403: ErrorSchema,
+            409: ErrorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const admin = await requireAdmin(ctx, request, reply);
+        const user = await addUserAsAdmin(ctx.pool, ctx.tables, {
+          ...request.body,
+          actorId: admin.user.id,
+          defaultBudgetCents: ctx.budgets.defaultBudgetCents,
+        });
+        return reply.code(201).send({ user: { ...user, status: userStatus(user) } });
       },
     );
 

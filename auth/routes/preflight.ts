@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { UnauthenticatedError } from '../../http/errors';
 import { Forbidden, NotFound, OverBudget } from '../../refusals/refusal';
-import { readBudgetState } from '../../jobs/budget';
+import { readBudgetState, userBudgetFigures } from '../../jobs/budget';
 import type { AuthContext } from '../context';
 import { BudgetSchema, ErrorSchema } from './schemas';
 
@@ -38,6 +38,7 @@ export function preflightRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
             402: ErrorSchema,
             403: ErrorSchema,
             404: ErrorSchema,
+            503: ErrorSchema,
           },
         },
       },
@@ -49,23 +50,18 @@ export function preflightRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         const { user } = session;
 
         let owner: string | undefined;
-        if (query.job) {
-          const { rows } = await ctx.pool.query<{ workflow_id: string; created_by: string }>(
-            `SELECT workflow_id, created_by FROM ${ctx.ledger.jobRuns} WHERE job_id = $1`,
-            [query.job],
-          );
-          const job = rows[0];
-          if (!job || (query.workflow && job.workflow_id !== query.workflow)) throw new NotFound(`job ${query.job}`);
-          owner = job.created_by;
-        }
-        if (query.workflow) {
-          const { rows } = await ctx.pool.query<{ created_by: string }>(
-            `SELECT created_by FROM ${ctx.ledger.workflows} WHERE workflow_id = $1`,
-            [query.workflow],
-          );
-          if (!rows[0]) throw new NotFound(`workflow ${query.workflow}`);
-          // A job's own creator decides when both are named: the caller submitted it into this workflow.
-          owner ??= rows[0].created_by;
+        if (query.job || query.workflow) {
+          const owners = await ctx.ledger.owners({ job: query.job, workflow: query.workflow });
+          if (query.job) {
+            const job = owners.job;
+            if (!job || (query.workflow && job.workflow_id !== query.workflow)) throw new NotFound(`job ${query.job}`);
+            owner = job.created_by;
+          }
+          if (query.workflow) {
+            if (!owners.workflow) throw new NotFound(`workflow ${query.workflow}`);
+            // A job's own creator decides when both are named: the caller submitted it into this workflow.
+            owner ??= owners.workflow.created_by;
+          }
         }
         if (owner !== undefined && user.role !== 'admin' && owner !== user.id) {
           throw new Forbidden('not_owner', 'the workflow or job belongs to another user');
@@ -73,9 +69,9 @@ export function preflightRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
 
         let budget = null;
         if (checkBudget) {
-          const state = await readBudgetState(ctx.pool, ctx.budgets, user.id, ctx.now());
+          const state = await readBudgetState(ctx.pool, ctx.budgets, ctx.ledger, user.id, ctx.now());
           if (!state) throw new UnauthenticatedError();
-          if (state.budget.overBudget) throw new OverBudget(state.budget.spentCents, state.budget.budgetCents ?? 0);
+          if (state.budget.overBudget) throw new OverBudget(userBudgetFigures(user.id, state.budget));
           budget = state.budget;
         }
         return {

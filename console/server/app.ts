@@ -5,11 +5,14 @@ import { instrumentHttp } from '../../metrics/http';
 import type { ApiInfo } from '../../http/openapi';
 import type { ConsoleConfig } from './config';
 import { errorPage } from './error-page';
+import { ConsoleLogController } from './log-controller';
 import { ConsoleRefusal } from './preflight';
 import { consoleRoutes } from './routes/console';
 import { identityProxyRoutes } from './routes/identity-proxy';
 import { ingestProxyRoutes } from './routes/ingest-proxy';
 import { registerPages, registerStatic } from './routes/pages';
+import { registerSecureCookies } from './secure-cookies';
+import { registerSecurityHeaders } from './security-headers';
 import { Upstream, UpstreamUnreachableError } from './upstream';
 import { named } from '../../http/named-plugin';
 
@@ -44,10 +47,18 @@ export async function buildConsoleApp(
   };
   const app = createBaseApp(
     CONSOLE_API,
-    { trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS, ...options },
+    {
+      trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS,
+      // A browser closing a stream is no warning (log-controller.ts).
+      logController: new ConsoleLogController(),
+      ...options,
+    },
     unrouted,
   );
   instrumentHttp(app, 'console');
+  // Before any route, so every answer (pages, assets, the API, refusals) carries them.
+  await registerSecurityHeaders(app);
+  registerSecureCookies(app);
   app.addHook('onClose', async () => {
     await Promise.all([identity.close(), ingest.close()]);
   });

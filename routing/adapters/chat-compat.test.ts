@@ -129,6 +129,29 @@ describe('chat_compat adapter', () => {
     expect(reply.content).toBe('Done.');
   });
 
+  it.each([
+    [0.25, { reportedCostUsd: 0.25 }],
+    [0, { reportedCostUsd: 0 }],
+    [-1, {}],
+    ['0.25', {}],
+  ])('reads a reported usage.cost of %p (OpenRouter, the demo model) as %p', async (cost, expected) => {
+    fake.enqueue({
+      status: 200,
+      body: {
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'keel-demo',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Done.' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30, cost },
+      },
+    });
+
+    const reply = await call();
+
+    expect({ reportedCostUsd: reply.reportedCostUsd }).toEqual(expected);
+  });
+
   it('merges the effort fragment into the request body', async () => {
     fake.enqueue(openAIReplies.text('Done.'));
 

@@ -2,6 +2,8 @@ import OpenAI from 'openai';
 import type { ToolCall } from '../chat-types';
 import { classifyThrown } from './classify';
 import { CALL_TIMEOUT_MS, clientCache } from './client-cache';
+import { streamChatCompat } from './chat-compat-stream';
+import { reportedCostOf } from './reported-cost';
 import type { AdapterReply, AdapterRequest, WireAdapter } from './types';
 
 const clientFor = clientCache(
@@ -25,6 +27,7 @@ const clientFor = clientCache(
  */
 export const chatCompatAdapter: WireAdapter = {
   async call(request: AdapterRequest): Promise<AdapterReply> {
+    if (request.onPiece) return streamChatCompat(clientFor(request.provider.base_url, request.apiKey), request);
     const client = clientFor(request.provider.base_url, request.apiKey);
     const body = {
       model: request.model.model,
@@ -67,6 +70,7 @@ export const chatCompatAdapter: WireAdapter = {
         outputTokens: completion.usage?.completion_tokens ?? 0,
         reasoningTokens: completion.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
       },
+      ...reportedCostOf(completion.usage),
       ...(reasoningOf(message) ? { reasoning: reasoningOf(message) } : {}),
     };
   },
@@ -76,7 +80,7 @@ export const chatCompatAdapter: WireAdapter = {
  * OpenAI's own chat completions return no reasoning text; compatible servers do, as `reasoning_content`
  * (DeepSeek, vLLM) or `reasoning` (OpenRouter).
  */
-function reasoningOf(message: unknown): string | undefined {
+export function reasoningOf(message: unknown): string | undefined {
   const fields = (message ?? {}) as { reasoning_content?: unknown; reasoning?: unknown };
   const text = typeof fields.reasoning_content === 'string' ? fields.reasoning_content : fields.reasoning;
   return typeof text === 'string' && text.trim() ? text : undefined;

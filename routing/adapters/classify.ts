@@ -193,6 +193,8 @@ function isTransportFailure(err: unknown): boolean {
     if (typeof code === 'string' && NETWORK_CODES.test(code)) return true;
     // undici's fetch reports every network failure as this TypeError.
     if (name === 'TypeError' && message === 'fetch failed') return true;
+    // ... and a connection lost while a (streamed) body is being read as this one.
+    if (name === 'TypeError' && message === 'terminated') return true;
     current = cause;
   }
   return false;

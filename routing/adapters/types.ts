@@ -13,6 +13,22 @@ export interface AdapterRequest {
   /** The model's `effort[rung]` fragment, merged into the vendor request body as given. */
   effortFragment?: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * When set, the call streams: each piece of output goes here as it arrives (the reply is still the whole answer,
+   * usage from the stream's end). Without it the call is one request and one answer.
+   */
+  onPiece?: (piece: OutputPiece) => void;
+  /** A stream that sends nothing for this long fails as unavailable (default STREAM_STALL_MS). */
+  stallMs?: number;
+}
+
+/** One piece of streamed output, as an adapter reads it off the wire. */
+export interface OutputPiece {
+  kind: 'text' | 'reasoning' | 'tool_arguments';
+  text: string;
+  /** For tool arguments: which tool call of the reply (0-based), and its name when this piece is the first to know it. */
+  toolCallIndex?: number;
+  toolName?: string;
 }
 
 export interface AdapterReply {
@@ -22,6 +38,8 @@ export interface AdapterReply {
   /** In Keel's chat_compat shape; adapters synthesize stable ids where a wire has none. */
   toolCalls: ToolCall[];
   usage: { inputTokens: number; outputTokens: number; reasoningTokens: number };
+  /** What the vendor says the call cost in USD, where its wire reports it (OpenRouter's `usage.cost`). */
+  reportedCostUsd?: number;
   /** The vendor's reasoning summary, where it returns one (Anthropic thinking blocks, Gemini thoughts, reasoning_content). */
   reasoning?: string;
 }

@@ -4,6 +4,7 @@ import { parseToolArguments } from '../../pure/tool-arguments';
 import { classifyThrown } from './classify';
 import { CALL_TIMEOUT_MS, clientCache } from './client-cache';
 import type { AdapterReply, AdapterRequest, WireAdapter } from './types';
+import { streamVendorA } from './vendor-a-stream';
 
 const clientFor = clientCache(
   (baseURL, apiKey) =>
@@ -34,6 +35,7 @@ export const vendorAAdapter: WireAdapter = {
       ...(request.tools?.length ? { tools: request.tools.map(toAnthropicTool) } : {}),
       ...request.effortFragment,
     } as Anthropic.MessageCreateParamsNonStreaming;
+    if (request.onPiece) return fromAnthropicMessage(await streamVendorA(client, body, request), request.model.model);
 
     let message: Anthropic.Message;
     try {

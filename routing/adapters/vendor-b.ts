@@ -6,6 +6,7 @@ import { classifyThrown } from './classify';
 import { CALL_TIMEOUT_MS, clientCache } from './client-cache';
 import { ProviderCallError } from './types';
 import type { AdapterReply, AdapterRequest, WireAdapter } from './types';
+import { streamVendorB } from './vendor-b-stream';
 
 // @google/genai publishes its types as an ES module, which a CommonJS module reaches only through import().
 let sdk: Promise<typeof GenAI> | undefined;
@@ -38,21 +39,27 @@ export const vendorBAdapter: WireAdapter = {
       .map((message) => ({ text: message.content ?? '' }));
     const contents = toGeminiContents(request.messages, context.providerName, context.model);
 
+    const params = (abortSignal: AbortSignal | undefined): GenAI.GenerateContentParameters => ({
+      model: request.model.model,
+      contents,
+      config: {
+        ...(system.length > 0 ? { systemInstruction: { parts: system } } : {}),
+        ...(request.tools?.length ? { tools: [{ functionDeclarations: request.tools.map(toDeclaration) }] } : {}),
+        abortSignal,
+        // The effort fragment is in the wire's own shape (`generationConfig.thinkingConfig`), so it is
+        // deep-merged into the request body as given rather than mapped onto the client's config fields.
+        ...(request.effortFragment ? { httpOptions: { extraBody: request.effortFragment } } : {}),
+      },
+    });
+    if (request.onPiece) {
+      const client = await clientFor(request.provider.base_url, request.apiKey);
+      return fromGeminiResponse(await streamVendorB(client, params, request), request.model.model);
+    }
+
     let response: GenAI.GenerateContentResponse;
     try {
       const client = await clientFor(request.provider.base_url, request.apiKey);
-      response = await client.models.generateContent({
-        model: request.model.model,
-        contents,
-        config: {
-          ...(system.length > 0 ? { systemInstruction: { parts: system } } : {}),
-          ...(request.tools?.length ? { tools: [{ functionDeclarations: request.tools.map(toDeclaration) }] } : {}),
-          abortSignal: request.signal,
-          // The effort fragment is in the wire's own shape (`generationConfig.thinkingConfig`), so it is
-          // deep-merged into the request body as given rather than mapped onto the client's config fields.
-          ...(request.effortFragment ? { httpOptions: { extraBody: request.effortFragment } } : {}),
-        },
-      });
+      response = await client.models.generateContent(params(request.signal));
     } catch (err) {
       throw classifyThrown(err, context);
     }

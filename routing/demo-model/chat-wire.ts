@@ -73,6 +73,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** What the call cost in USD, as OpenRouter reports it on this wire; only with the `#cost=<usd>` directive. */
+  cost?: number;
 }
 
 export interface DemoReply {

@@ -86,6 +86,20 @@ describe('directives: whole tokens, any case', () => {
   ])('reads #verify-fail=N from %j as %p (a non-negative integer; the first wins)', (prompt, expected) => {
     expect(directivesOf(prompt).verifyFail).toBe(expected);
   });
+
+  it.each([
+    ['#cost=0.25', 0.25],
+    ['Write hello.md #COST=2.', 2],
+    ['#cost=0', 0],
+    ['#cost=0.5 then #cost=9', 0.5],
+    ['#cost=-1', undefined],
+    ['#cost=', undefined],
+    ['#cost=1.5x', undefined],
+    ['#cost=1.2.3', undefined],
+    ['#cost', undefined],
+  ])('reads #cost=<usd> from %j as %p (a non-negative decimal; the first wins)', (prompt, expected) => {
+    expect(directivesOf(prompt).cost).toBe(expected);
+  });
 });
 
 describe('directives: only the job prompt counts', () => {

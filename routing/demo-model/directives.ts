@@ -22,6 +22,8 @@ export interface Directives {
   securityBlock: number | undefined;
   /** `#adversarial-block=N`: the adversarial lead's review has a blocking finding on review attempts 1..N. */
   adversarialBlock: number | undefined;
+  /** `#cost=<usd>`: every call reports this cost in USD (`usage.cost`), so budgets can be exercised without a key. */
+  cost: number | undefined;
 }
 
 // A directive is a whole token: `#ask` counts in `#ask,` or `(#ask)` but not in `#asked`, `x#ask`, `#ask-me`,
@@ -35,6 +37,7 @@ const VERIFY_FAIL = new RegExp(String.raw`${BEFORE}#verify-fail=(\d+)${AFTER}`, 
 const BUILD_FAIL = new RegExp(String.raw`${BEFORE}#build-fail=(\d+)${AFTER}`, 'i');
 const SECURITY_BLOCK = new RegExp(String.raw`${BEFORE}#security-block=(\d+)${AFTER}`, 'i');
 const ADVERSARIAL_BLOCK = new RegExp(String.raw`${BEFORE}#adversarial-block=(\d+)${AFTER}`, 'i');
+const COST = new RegExp(String.raw`${BEFORE}#cost=(\d+(?:\.\d+)?)${AFTER}`, 'i');
 
 /** The directives in a job prompt (the text after the last `Request:` marker). The first `#verify-fail=N` wins. */
 export function directivesOf(jobPrompt: string): Directives {
@@ -48,6 +51,7 @@ export function directivesOf(jobPrompt: string): Directives {
     buildFail: buildFail === undefined ? undefined : Number(buildFail),
     securityBlock: numberOf(SECURITY_BLOCK, jobPrompt),
     adversarialBlock: numberOf(ADVERSARIAL_BLOCK, jobPrompt),
+    cost: numberOf(COST, jobPrompt),
   };
 }
 

@@ -372,6 +372,18 @@ describe('usage', () => {
   });
 });
 
+describe('#cost', () => {
+  it('reports the cost of every call as usage.cost, at every level', () => {
+    for (const role of ['L1.team_lead', 'L2.architect', 'L3.verifier', 'L4.executor']) {
+      expect(respond(ask(role, user('Write hello.md #cost=0.25'))).usage.cost).toBe(0.25);
+    }
+  });
+
+  it('reports no cost without the directive', () => {
+    expect(respond(ask('L1.team_lead', user('Write hello.md'))).usage).not.toHaveProperty('cost');
+  });
+});
+
 describe('determinism', () => {
   it('gives equal replies to equal requests', () => {
     const request = ask('L4.executor', user('Write hello.md'), { tools: [writeFileTool] });

@@ -65,13 +65,17 @@
  *   person can try cancelling; the delay ends early, without a reply, when the client disconnects, and with a 503
  *   when the server closes. `respond` ignores it and stays pure; the server asks `isSlow` (directives.ts).
  *
+ * - `#cost=<usd>` (any level; a non-negative decimal such as `0.25`): every reply's usage reports `cost: <usd>`, the
+ *   field OpenRouter reports a call's price in, so each call of the job costs that much (routing/dispatch.ts charges a
+ *   reported cost for a model the catalog prices at nothing) and budgets can be exercised without a key.
+ *
  * Usage is estimated at ceil(chars / 4) tokens. Prompt chars: the text of every message, the name and arguments
  * of every tool call in them, and the JSON of `tools`. Completion chars: the reply text plus each tool call's
  * name and arguments.
  */
 import type { AssistantMessage, DemoReply, DemoRequest, FinishReason, ToolCall } from './chat-wire';
 import { bodyFor, demoFileFor, isGreeting, oneLine, pathTokensIn, targetPathFor, titleFor } from './demo-file';
-import { directivesOf } from './directives';
+import { directivesOf, requestDirectives } from './directives';
 import type { Directives } from './directives';
 import { humanInputStep } from './human-input';
 import {
@@ -110,6 +114,7 @@ export function respond(request: DemoRequest): DemoReply {
   const { message, finish_reason } = replyFor(request);
   const promptTokens = estimateTokens(promptChars(request));
   const completionTokens = estimateTokens((message.content ?? '').length + toolCallChars(message.tool_calls ?? []));
+  const cost = requestDirectives(request).cost;
   return {
     message,
     finish_reason,
@@ -117,6 +122,7 @@ export function respond(request: DemoRequest): DemoReply {
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
+      ...(cost === undefined ? {} : { cost }),
     },
   };
 }

@@ -387,3 +387,68 @@ describe('startDemoModelServer #slow', () => {
     HANG_GUARD_MS,
   );
 });
+
+describe('startDemoModelServer chunkMs (paced streaming)', () => {
+  const body = {
+    model: 'keel-demo',
+    messages: [
+      { role: 'system' as const, content: executorSystem },
+      { role: 'user' as const, content: prompt },
+    ],
+    tools: [writeFileTool],
+  };
+
+  it('waits chunkMs before each chunk after the first, and the answer is the unpaced one', async () => {
+    const waits: number[] = [];
+    const sleep: Sleep = (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    };
+    const paced = await startDemoModelServer({ chunkMs: 40, sleep });
+    try {
+      const pacedClient = new OpenAI({ apiKey: 'not-needed', baseURL: paced.baseUrl, maxRetries: 0 });
+      const streamed = await pacedClient.chat.completions.stream(body).finalChatCompletion();
+      const whole = await client.chat.completions.create(body as ChatCompletionCreateParamsNonStreaming);
+
+      expect(streamed.choices[0]!.message.tool_calls).toEqual(whole.choices[0]!.message.tool_calls);
+      // One wait between each two of the stream's events (its chunks and the closing [DONE]).
+      waits.length = 0;
+      const raw = await (
+        await fetch(`${paced.baseUrl}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...body, stream: true }),
+        })
+      ).text();
+      const events = raw.split('\n\n').filter((frame) => frame.startsWith('data:')).length;
+      expect(events).toBeGreaterThan(3);
+      expect(waits.length).toBe(events - 1);
+      expect(waits.every((ms) => ms === 40)).toBe(true);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it('stops a paced stream when the server closes, without waiting out its pauses', async () => {
+    let paused!: () => void;
+    const pausedOnce = new Promise<void>((resolve) => (paused = resolve));
+    // A pause that lasts until its signal aborts: only the server's close can end it.
+    const sleep: Sleep = (_ms, signal) =>
+      new Promise((resolve) => {
+        paused();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    const paced = await startDemoModelServer({ chunkMs: 60_000, sleep });
+    const response = await fetch(`${paced.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, stream: true }),
+    });
+    const text = response.text().catch(() => '');
+    await pausedOnce;
+
+    await paced.close();
+
+    expect(await text).not.toContain('[DONE]');
+  });
+});

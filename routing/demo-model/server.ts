@@ -24,6 +24,11 @@ export interface DemoModelServerOptions {
   slowMs?: number;
   /** The wait behind `slowMs`, settling early once its signal aborts; a cleared-on-abort timer by default. */
   sleep?: Sleep;
+  /**
+   * Pause between the chunks of a streamed answer, in milliseconds, so a person sees it arrive: 0 (the default)
+   * sends them at once; the stack sets DEMO_MODEL_CHUNK_MS.
+   */
+  chunkMs?: number;
 }
 
 export interface DemoModelServer {
@@ -132,7 +137,12 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
     if (!body.stream) return toCompletion(answer, meta);
 
     const chunks = toChunks(answer, { ...meta, includeUsage: body.stream_options?.include_usage === true });
-    for (const data of [...chunks, DONE]) await reply.sse.send({ data });
+    const chunkMs = options.chunkMs ?? 0;
+    for (const [index, data] of [...chunks, DONE].entries()) {
+      // The paced wait ends early for a client that left or a server closing: the rest is not sent.
+      if (chunkMs > 0 && index > 0 && (await delays.wait(chunkMs, reply.raw)) !== 'elapsed') break;
+      await reply.sse.send({ data });
+    }
   });
 
   await app.listen({ host, port });

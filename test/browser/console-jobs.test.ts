@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe';
 import { startBrowserStack, type BrowserStack, type OpenedPage } from './stack';
+import { submitFromNewRun, timelineRow } from './console-actions';
 
 /**
  * Watching and steering jobs in the console, in Debian's Chromium against the real stack and the offline demo model:
@@ -30,17 +31,8 @@ async function openAs(path: string) {
   return o;
 }
 
-/** Submits from the New run page and returns the job id of the page it lands on. */
-async function submit(page: Page, prompt: string, budget?: RegExp): Promise<string> {
-  await page.goto(`${stack.consoleUrl}/runs/new`);
-  await page.getByLabel('What should the team do?').fill(prompt);
-  if (budget) await page.getByRole('radio', { name: budget }).check();
-  await page.getByRole('button', { name: 'Start run' }).click();
-  await page.waitForURL(/\/jobs\/job-/);
-  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
-}
-
-const timelineRow = (page: Page, kind: string) => page.locator(`.timeline li[data-kind="${kind}"]`);
+const submit = (page: Page, prompt: string, budget?: RegExp) =>
+  submitFromNewRun(page, stack.consoleUrl, prompt, budget);
 
 async function storedEvents(jobId: string): Promise<number> {
   const { rows } = await stack.infra.db.pool.query<{ n: string }>(
@@ -85,9 +77,9 @@ test('a Frontier run submitted with the keyboard alone goes to its job page, rea
     .getByText(/answered by/)
     .waitFor();
 
-  await page.getByRole('button', { name: 'hello.md' }).click();
+  await page.getByRole('link', { name: 'hello.md', exact: true }).click();
   const viewer = page.getByRole('region', { name: 'hello.md' });
-  await viewer.locator('pre').getByText(/hello/i).first().waitFor();
+  await viewer.locator('.markdown-body').getByText(/hello/i).first().waitFor();
   expect(await shownEvents(page)).toBe(await storedEvents(jobId));
   expect(await seriousViolations(page)).toEqual([]);
   expect(problems).toEqual([]);
@@ -124,13 +116,13 @@ test('a reload mid-run and a dropped connection never show an event twice; the s
   expect(problems).toEqual([]);
 });
 
-test('an #ask job is answered inline and finishes', async () => {
+test('an #ask job is answered inline and finishes; the page then shows the answer and who gave it', async () => {
   const { page, problems } = await openAs('/runs/new');
   await submit(page, 'Write answer.md that greets the reader #ask');
   const waiting = page.getByRole('region', { name: 'Waiting for you' });
   await waiting.getByText(/asks:/).waitFor({ timeout: 60_000 });
   // The answer's own response is held until the stream has shown the answer, as happens on a loaded machine: the card
-  // leaves with the question, and the confirmation still shows.
+  // leaves with the question all the same.
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/v1/jobs/*/resume', async (route) => {
@@ -142,26 +134,34 @@ test('an #ask job is answered inline and finishes', async () => {
   await waiting.getByRole('button', { name: 'Send answer' }).click();
   await waiting.waitFor({ state: 'detached', timeout: 60_000 });
   release();
-  await page.getByText('Answer sent; the job continues.').waitFor();
   await timelineRow(page, 'final').waitFor({ timeout: 60_000 });
+  // After the fact: the question, its answer and who gave it; no "the job continues" once it has ended.
+  const history = page.getByRole('region', { name: 'People in the loop' });
+  await history.getByText(/Answered by runner@example\.test .*Greet them in French/).waitFor();
+  expect(await page.getByText('Answer sent; the job continues.').count()).toBe(0);
   expect(problems).toEqual([]);
 });
 
-test('an #approve job is approved inline; another is approved from the approvals page', async () => {
+test('an #approve job is approved inline; another is approved from the Needs you inbox', async () => {
   const { page, problems } = await openAs('/runs/new');
   await submit(page, 'Write approved.md that greets the reader #approve');
   const waiting = page.getByRole('region', { name: 'Waiting for you' });
   await waiting.getByRole('button', { name: /^Approve/ }).click({ timeout: 60_000 });
-  await page.getByText('Approval approved; the job continues.').waitFor();
   await timelineRow(page, 'final').waitFor({ timeout: 60_000 });
+  // The decision and its decider, by email (not a user id).
+  await page
+    .getByRole('region', { name: 'People in the loop' })
+    .locator('li[data-kind="approval"] .said', { hasText: /approved by runner@example\.test/ })
+    .waitFor();
 
   const second = await submit(page, 'Write listed.md that greets the reader #approve');
   await timelineRow(page, 'approval_requested').waitFor({ timeout: 60_000 });
-  await page.getByRole('link', { name: 'Approvals' }).click();
-  const pending = page.locator('.card', { has: page.getByRole('link', { name: second }) });
+  await page.getByRole('link', { name: /^Needs you/ }).click();
+  const pending = page.locator('.inbox-item', { has: page.getByRole('link', { name: second }) });
   await pending.getByRole('button', { name: /^Approve/ }).click();
   await page
-    .locator('.card', { has: page.getByRole('link', { name: second }) })
+    .getByRole('region', { name: 'Done recently' })
+    .locator('li', { has: page.getByRole('link', { name: second }) })
     .getByText('approved')
     .waitFor();
   expect(await seriousViolations(page)).toEqual([]);
@@ -175,8 +175,12 @@ test('a #slow job is cancelled from its page', async () => {
   const jobId = await submit(page, 'Write never.md that greets the reader #slow');
   await timelineRow(page, 'level_started').first().waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Cancel job' }).click();
+  await page
+    .getByRole('dialog', { name: 'Cancel this job?' })
+    .getByRole('button', { name: 'Yes, cancel the job' })
+    .click();
   await timelineRow(page, 'error').waitFor({ timeout: 60_000 });
-  await page.getByText('Failed: cancelled').waitFor();
+  await page.getByRole('heading', { name: 'Cancelled by you (runner@example.test)' }).waitFor();
   await page.locator('.page-head .badge').getByText('cancelled').waitFor();
   const { rows } = await stack.infra.db.pool.query<{ status: string }>(
     'SELECT status FROM job_runs WHERE job_id = $1',
@@ -194,10 +198,12 @@ test('the workflow page shows prompts, the agent graph (edited in place) and the
   const workflowId = await workflowLink.innerText();
   await workflowLink.click();
   await page.getByRole('heading', { name: `Workflow ${workflowId}` }).waitFor();
-  await page.getByText('Write graph.md that greets the reader').waitFor();
+  // The first prompt is the workflow's title (in the heading) and the first of its prompts.
+  await page.locator('.prompt-text').getByText('Write graph.md that greets the reader').waitFor();
   await page.getByRole('img', { name: `Agent graph of ${workflowId}` }).waitFor();
   await page.getByRole('link', { name: jobId }).first().waitFor();
-  await page.getByRole('img', { name: `What the last finished job of ${workflowId} ran` }).waitFor();
+  // The run graph's steps are links, so it is a group of them rather than one image.
+  await page.getByRole('group', { name: `What the last finished job of ${workflowId} ran` }).waitFor();
 
   await page.getByLabel('Role').fill('L2.security_lead');
   await page.getByLabel('Brief').fill('Check the files for secrets.');

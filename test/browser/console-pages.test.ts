@@ -1,7 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { seriousViolations } from './axe';
 import { seedWorkflow, setSeededStatus } from './seed';
-import { HUB_DOCS, signInWithForm, startBrowserStack, type BrowserStack, type OpenedPage } from './stack';
+import { createProject } from '../../db/projects';
+import { CONSOLE_ORG, HUB_DOCS, signInWithForm, startBrowserStack, type BrowserStack, type OpenedPage } from './stack';
 
 /**
  * The console's pages in Debian's Chromium against the real stack: signing in and out, the pending-approval landing,
@@ -238,14 +241,15 @@ test('an admin approves a pending user, sets a budget and a role, and cannot dis
   await page.getByLabel('Monthly budget of waiting@example.test in USD').fill('12.50');
   await page.getByRole('button', { name: 'Set budget of waiting@example.test' }).click();
   await page.getByRole('status').getByText('waiting@example.test: budget set to $12.50.').waitFor();
-  const { rows } = await stack.infra.db.pool.query<{ budget_cents: number; banned: boolean }>(
+  const { rows } = await stack.identityPool.query<{ budget_cents: number; banned: boolean }>(
     `SELECT budget_cents, banned FROM ${stack.tables.users} WHERE email = 'waiting@example.test'`,
   );
   expect(rows[0]).toEqual({ budget_cents: 1250, banned: false });
 
   await page.getByLabel('Role of waiting@example.test').selectOption('admin');
+  await page.getByRole('dialog').getByRole('button', { name: 'Change role to admin' }).click();
   await page.getByRole('status').getByText('waiting@example.test: role set to admin.').waitFor();
-  const promoted = await stack.infra.db.pool.query<{ role: string }>(
+  const promoted = await stack.identityPool.query<{ role: string }>(
     `SELECT role FROM ${stack.tables.users} WHERE email = 'waiting@example.test'`,
   );
   expect(promoted.rows[0]!.role).toBe('admin');
@@ -253,6 +257,35 @@ test('an admin approves a pending user, sets a budget and a role, and cannot dis
   await page.getByRole('button', { name: 'Disable boss@example.test' }).click();
   await page.getByRole('alert').getByText('an admin cannot disable or demote itself').waitFor();
   await page.locator('tr[data-email="boss@example.test"]').getByText('active').waitFor();
+  expect(problems).toEqual([]);
+});
+
+test('an admin sets an org budget and a project budget in the admin page, and a bad amount is said', async () => {
+  await stack.createUser({ email: 'treasurer@example.test', role: 'admin' });
+  await createProject(stack.infra.db.pool, { name: 'Budget site', slug: 'budget-site', orgId: CONSOLE_ORG });
+  const { page, problems } = await openAs('treasurer@example.test', '/admin');
+  await page.getByRole('heading', { name: 'Org and project budgets' }).waitFor();
+
+  await page.getByLabel(`Monthly budget of org ${CONSOLE_ORG} in USD`).fill('40');
+  await page.getByRole('button', { name: `Set budget of org ${CONSOLE_ORG}` }).click();
+  await page.getByRole('status').getByText(`org ${CONSOLE_ORG}: budget set to $40.00.`).waitFor();
+
+  const project = 'project Budget site (budget-site)';
+  await page.getByLabel(`Monthly budget of ${project} in USD`).fill('seven');
+  await page.getByText('“seven” is not an amount in dollars').waitFor();
+  await page.getByLabel(`Monthly budget of ${project} in USD`).fill('7.5');
+  await page.getByRole('button', { name: `Set budget of ${project}` }).click();
+  await page.getByRole('status').getByText(`${project}: budget set to $7.50.`).waitFor();
+  await page.locator('tr[data-budget="org-console/budget-site"]').getByText('$7.50').waitFor();
+
+  const { rows } = await stack.infra.db.pool.query<{ project_slug: string | null; budget_cents: number }>(
+    `SELECT project_slug, budget_cents FROM tenant_budgets WHERE org_id = $1 ORDER BY project_slug NULLS FIRST`,
+    [CONSOLE_ORG],
+  );
+  expect(rows).toEqual([
+    { project_slug: null, budget_cents: 4000 },
+    { project_slug: 'budget-site', budget_cents: 750 },
+  ]);
   expect(problems).toEqual([]);
 });
 
@@ -268,7 +301,7 @@ test('every page passes axe-core with no serious or critical violation', async (
     ['/workflows', 'Workflows'],
     ['/runs/new', 'New run'],
     [`/workflows/${seeded.workflowId}`, `Workflow ${seeded.workflowId}`],
-    ['/approvals', 'Approvals'],
+    ['/inbox', 'Needs you'],
     ['/knowledge', 'Knowledge'],
     ['/models', 'Models'],
     ['/admin', 'Admin · users'],
@@ -337,4 +370,30 @@ test('eleven wrong passwords show the 429 message', async () => {
     .getByRole('alert')
     .getByText(/^Too many sign-in attempts from this network\. Try again in \d+ minutes?\.$/)
     .waitFor();
+});
+
+test('another site cannot frame the console: Chromium refuses the frame, and the pages run under the policy', async () => {
+  // A page on another origin (another loopback port) that frames the console's sign-in page.
+  const framer = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<!doctype html><title>Decoy</title><iframe id="target" src="${stack.consoleUrl}/login"></iframe>`);
+  });
+  await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = framer.address() as AddressInfo;
+    const o = await open('/login');
+    // The console's own page loads and runs under its policy: no script or style it needs is refused.
+    await o.page.getByRole('textbox', { name: 'Email' }).waitFor();
+    expect(o.problems).toEqual([]);
+    const refused = o.page.waitForEvent('console', (message) =>
+      /frame-ancestors|Refused to display/.test(message.text()),
+    );
+    await o.page.goto(`http://127.0.0.1:${port}/`);
+    await refused;
+    const frame = o.page.frames().find((f) => f !== o.page.mainFrame());
+    // A refused frame holds Chromium's error page, never the console's sign-in form.
+    expect(await frame?.locator('input[type=password]').count()).toBe(0);
+  } finally {
+    await new Promise((resolve) => framer.close(resolve));
+  }
 });

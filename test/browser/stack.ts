@@ -2,13 +2,14 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'pg';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { buildAuthApp } from '../../auth/app';
 import { authEnv } from '../../auth/config';
 import { createCredentialUser } from '../../auth/credential-users';
-import { migrateIdentity } from '../../auth/migrate';
-import { identityTables, ingestTables, type IdentityTables } from '../../db/qualified-tables';
+import type { IdentityTables } from '../../db/qualified-tables';
 import type { Role, User } from '../../db/users';
 import { buildConsoleApp } from '../../console/server/app';
 import { consoleEnv } from '../../console/server/config';
@@ -19,10 +20,14 @@ import { openKnowledgeHub, type KnowledgeHub } from '../../kb/hub';
 import { indexPaths } from '../../kb/indexer';
 import { khIdFor } from '../../kb/kh-id';
 import { TEST_CONNECT_TIMEOUT_MS, uniqueSuffix } from '../integration/env';
+import { createIdentityDatabase, INTERNAL_TOKEN } from '../integration/identity-database';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
 import { openTestKbIndex } from '../integration/kb-index-database';
 import { launchChromium } from '../../bench/chromium';
 import { buildWebApp } from './web-build';
+import { DEFAULT_BUILD_LIMITS } from '../../products/build-runner';
+import { createSecretStore } from '../../secrets/store';
+import { startFakeVercel, type FakeVercel } from '../fakes/fake-vercel';
 
 export const PASSWORD = 'correct horse battery staple';
 export const DEFAULT_BUDGET_CENTS = 2_500;
@@ -50,11 +55,17 @@ export interface BrowserStack {
   infra: Infrastructure;
   keel: KeelUnderTest;
   identity: FastifyInstance;
+  /** The identity service's own database: the ingest pool (`infra.db.pool`) cannot reach these tables. */
+  identityPool: Pool;
   tables: IdentityTables;
   consoleUrl: string;
   /** The console process (the test drops its connections to make the browser reconnect). */
   console: FastifyInstance;
+  /** The console's log lines at debug and above, as it wrote them (level and message). */
+  consoleLog: Array<{ level: number; msg?: string }>;
   browser: Browser;
+  /** With `products: true`: `#build` jobs deploy to this local Vercel with the token read from `secretsDir`. */
+  products?: { vercel: FakeVercel; secretsDir: string };
   createUser(input: { email: string; role?: Role; approved?: boolean; budgetCents?: number }): Promise<User>;
   /** A fresh browser context (no cookies) on `path`; `options` such as the viewer's time zone. */
   open(path: string, options?: BrowserContextOptions): Promise<OpenedPage>;
@@ -63,33 +74,67 @@ export interface BrowserStack {
   close(): Promise<void>;
 }
 
-export async function startBrowserStack(): Promise<BrowserStack> {
+export interface BrowserStackOptions {
+  /**
+   * Product builds (`#build`): a local Vercel and a secrets directory that starts without its token, so a release
+   * assigns the "Add the Vercel token" human task until the test writes it.
+   */
+  products?: boolean;
+  /**
+   * Something the worker calls in front of the demo model (a proxy that pauses a streamed answer, so a test can look
+   * at a level mid-call): given the demo model's base URL, the one the worker uses instead.
+   */
+  demoModelProxy?: (demoBaseUrl: string) => Promise<{ baseUrl: string; close(): Promise<void> }>;
+}
+
+export async function startBrowserStack(options: BrowserStackOptions = {}): Promise<BrowserStack> {
   const web = await buildWebApp();
   const infra = await startInfrastructure();
   const { pool, schema } = infra.db;
-  const identitySchema = `id_${uniqueSuffix()}`;
-  const tables = identityTables(identitySchema);
-  const closers: Array<() => Promise<unknown>> = [
-    () => web.remove(),
-    () => infra.close(),
-    () => pool.query(`DROP SCHEMA IF EXISTS "${identitySchema}" CASCADE`),
-  ];
+  const closers: Array<() => Promise<unknown>> = [() => web.remove(), () => infra.close()];
   const close = async () => {
     for (const fn of closers.reverse()) await fn().catch((err: unknown) => console.error(err));
   };
   try {
-    await migrateIdentity(pool, identitySchema);
+    // The identity service on a database of its own, as the chart deploys it: it asks the ingest API for ownership
+    // and spend, and the API asks it for budgets. The identity service's port is chosen first: each names the other.
+    const apart = await createIdentityDatabase();
+    closers.push(() => apart.drop());
+    const { tables } = apart;
+    const identityPort = await freePort();
+    const identityUrl = `http://127.0.0.1:${identityPort}`;
     // The demo model's `#slow` pause, shortened: long enough to reload or cancel mid-run, short enough to wait for.
     const demo = await startDemoModelServer({ slowMs: 1_000 });
     closers.push(() => demo.close());
+    const proxy = options.demoModelProxy ? await options.demoModelProxy(demo.baseUrl) : undefined;
+    if (proxy) closers.push(() => proxy.close());
+    let products: BrowserStack['products'];
+    if (options.products) {
+      const vercel = await startFakeVercel();
+      closers.push(() => vercel.close());
+      const secretsDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-console-secrets-'));
+      closers.push(() => fs.rm(secretsDir, { recursive: true, force: true }));
+      products = { vercel, secretsDir };
+    }
     const keel = await startKeel({
       ...infra,
-      demoBaseUrl: demo.baseUrl,
+      demoBaseUrl: proxy?.baseUrl ?? demo.baseUrl,
       streamPollMs: 250,
-      budget: {
-        pool,
-        lookup: { identity: tables, ledger: ingestTables(schema), defaultBudgetCents: DEFAULT_BUDGET_CENTS },
-      },
+      identityService: { url: identityUrl, internalToken: INTERNAL_TOKEN },
+      ...(products
+        ? {
+            products: {
+              buildLimits: DEFAULT_BUILD_LIMITS,
+              vercel: {
+                apiUrl: products.vercel.url,
+                pollIntervalMs: 1,
+                readyTimeoutMs: 30_000,
+                tokenSecretId: 'VERCEL_TOKEN',
+              },
+            },
+            secrets: createSecretStore({ dir: products.secretsDir, ttlMs: 0, fromEnv: false, env: {} }),
+          }
+        : {}),
     });
     closers.push(() => keel.close());
     await keel.startWorker();
@@ -118,11 +163,12 @@ export async function startBrowserStack(): Promise<BrowserStack> {
 
     const identity = await buildAuthApp(
       {
-        pool,
+        pool: apart.pool,
         env: authEnv.parse({
-          DATABASE_URL: infra.db.dsn,
-          DATABASE_SCHEMA: identitySchema,
-          INGEST_SCHEMA: schema,
+          DATABASE_URL: apart.dsn,
+          DATABASE_SCHEMA: apart.schema,
+          INGEST_URL: keel.baseUrl,
+          INTERNAL_API_TOKEN: INTERNAL_TOKEN,
           AUTHLIB_SECRET: 'a browser test secret of at least thirty-two characters',
           AUTHLIB_URL: 'http://127.0.0.1:9',
           AUTHLIB_COOKIE_DOMAIN: 'localhost',
@@ -140,7 +186,7 @@ export async function startBrowserStack(): Promise<BrowserStack> {
       { logger: false },
     );
     closers.push(() => identity.close());
-    const identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
+    await identity.listen({ host: '127.0.0.1', port: identityPort });
 
     const { token } = await createToken(pool, {
       userId: 'console',
@@ -149,7 +195,8 @@ export async function startBrowserStack(): Promise<BrowserStack> {
       actsForUsers: true,
       label: 'console',
     });
-    const app = await buildConsole(web.dir, identityUrl, keel.baseUrl, token);
+    const consoleLog: Array<{ level: number; msg?: string }> = [];
+    const app = await buildConsole(web.dir, identityUrl, keel.baseUrl, token, consoleLog);
     await app.listen({ host: '127.0.0.1', port: consolePort });
     closers.push(() => app.close());
 
@@ -185,12 +232,15 @@ export async function startBrowserStack(): Promise<BrowserStack> {
       infra,
       keel,
       identity,
+      identityPool: apart.pool,
       tables,
       consoleUrl,
       console: app,
+      consoleLog,
       browser,
+      products,
       async createUser(input) {
-        const user = await createCredentialUser(pool, tables, {
+        const user = await createCredentialUser(apart.pool, tables, {
           email: input.email,
           password: PASSWORD,
           role: input.role ?? 'user',
@@ -198,7 +248,10 @@ export async function startBrowserStack(): Promise<BrowserStack> {
           defaultBudgetCents: DEFAULT_BUDGET_CENTS,
         });
         if (input.budgetCents !== undefined) {
-          await pool.query(`UPDATE ${tables.users} SET budget_cents = $1 WHERE id = $2`, [input.budgetCents, user.id]);
+          await apart.pool.query(`UPDATE ${tables.users} SET budget_cents = $1 WHERE id = $2`, [
+            input.budgetCents,
+            user.id,
+          ]);
         }
         return user;
       },
@@ -261,7 +314,22 @@ function freePort(): Promise<number> {
   });
 }
 
-function buildConsole(webDir: string, identityUrl: string, ingestUrl: string, token: string) {
+function buildConsole(
+  webDir: string,
+  identityUrl: string,
+  ingestUrl: string,
+  token: string,
+  log: Array<{ level: number; msg?: string }>,
+) {
+  // Kept in memory, not printed: a test can assert what the console logged (a closed stream is no warning).
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim()) log.push(JSON.parse(line) as { level: number; msg?: string });
+      }
+      done();
+    },
+  });
   return buildConsoleApp(
     consoleEnv.parse({
       IDENTITY_URL: identityUrl,
@@ -272,7 +340,7 @@ function buildConsole(webDir: string, identityUrl: string, ingestUrl: string, to
       UPSTREAM_CONNECT_TIMEOUT_MS: '1000',
       TRUST_PROXY_HOPS: '1',
     }),
-    { logger: false },
+    { logger: { level: 'debug', stream: sink } },
   );
 }
 

@@ -102,6 +102,9 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     schema: messagesRequestSchema,
     invalidRequest: (message) => anthropicReplies.error(400, anthropicErrorBody('invalid_request_error', message)),
     unscripted: () => anthropicReplies.error(500, anthropicErrors.apiError()),
+    // A whole message scripted for a request that asked for a stream goes out as Anthropic streams it.
+    streamed: (body, canned) =>
+      body.stream === true && canned.status === 200 ? streamedMessage(canned.body as StreamedMessage) : undefined,
   });
   return Object.assign(server, { baseUrl: server.origin });
 }
@@ -140,6 +143,79 @@ function message(content: ResponseBlock[], stopReason: string, options: MessageO
   };
 }
 
+interface StreamedMessage {
+  model: string;
+  content: ResponseBlock[];
+  stop_reason: string;
+  usage: { input_tokens: number; output_tokens: number };
+}
+
+/** One event of Anthropic's Messages stream, framed as the API frames it (`event:` and `data:`). */
+function streamEvent(type: string, fields: Record<string, unknown>): { event: string; data: string } {
+  return { event: type, data: JSON.stringify({ type, ...fields }) };
+}
+
+/**
+ * The Messages stream of a whole message: message_start (input usage), each block started, its text, thinking or
+ * tool input in pieces (`text_delta`, `thinking_delta`, `input_json_delta`), stopped, then message_delta with the
+ * output usage and message_stop. `then` ends it early: an `error` event, or silence.
+ */
+function streamedMessage(message: StreamedMessage, then?: { error: unknown } | 'stall', cut?: number): CannedReply {
+  const frames: Array<{ event: string; data: string }> = [
+    streamEvent('message_start', {
+      message: {
+        id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+        type: 'message',
+        role: 'assistant',
+        model: message.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: message.usage.input_tokens, output_tokens: 1 },
+      },
+    }),
+  ];
+  message.content.forEach((block, index) => {
+    const pieces = (text: string) => text.match(/[\s\S]{1,12}/g) ?? [];
+    if (block.type === 'text') {
+      frames.push(streamEvent('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      for (const text of pieces(block.text))
+        frames.push(streamEvent('content_block_delta', { index, delta: { type: 'text_delta', text } }));
+    } else if (block.type === 'thinking') {
+      frames.push(
+        streamEvent('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      );
+      for (const thinking of pieces(block.thinking))
+        frames.push(streamEvent('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } }));
+      frames.push(streamEvent('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'EqQB' } }));
+    } else if (block.type === 'tool_use') {
+      frames.push(
+        streamEvent('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        }),
+      );
+      for (const partial_json of pieces(JSON.stringify(block.input)))
+        frames.push(streamEvent('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } }));
+    } else {
+      frames.push(streamEvent('content_block_start', { index, content_block: block }));
+    }
+    frames.push(streamEvent('content_block_stop', { index }));
+  });
+  frames.push(
+    streamEvent('message_delta', {
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: message.usage.output_tokens },
+    }),
+    streamEvent('message_stop', {}),
+  );
+  if (!then) return { status: 200, body: null, stream: { frames } };
+  const kept = frames.slice(0, cut ?? frames.length - 2);
+  if (then === 'stall') return { status: 200, body: null, stream: { frames: kept, then: 'stall' } };
+  kept.push({ event: 'error', data: JSON.stringify(then.error) });
+  return { status: 200, body: null, stream: { frames: kept } };
+}
+
 /** Canned Messages answers in Anthropic's response JSON. */
 export const anthropicReplies = {
   text(text: string, options: MessageOptions = {}): CannedReply {
@@ -152,6 +228,14 @@ export const anthropicReplies = {
   },
   error(status: number, body: unknown, headers?: Record<string, string>): CannedReply {
     return { status, body, headers: { 'request-id': 'req_011CSHoEeqs5C35K2UUqR7Fy', ...headers } };
+  },
+  /**
+   * A streamed answer of these blocks that breaks off after its first `cut` events (3 by default: the start, a block
+   * start and its first piece) with an `error` event (`then.error`, an error envelope) or with silence.
+   */
+  brokenStream(content: ResponseBlock[], then: { error: unknown } | 'stall', cut = 3): CannedReply {
+    const body = message(content, 'end_turn', {}) as StreamedMessage;
+    return streamedMessage(body, then, cut);
   },
 };
 

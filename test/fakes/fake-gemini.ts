@@ -87,6 +87,11 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     invalidRequest: (message) =>
       geminiReplies.error(400, googleErrorBody(400, `Invalid JSON payload received. ${message}`, 'INVALID_ARGUMENT')),
     unscripted: () => geminiReplies.error(500, geminiErrors.internal()),
+    // A whole response scripted for streamGenerateContent goes out as the API streams it.
+    streamed: (_body, canned, url) =>
+      url.includes(':streamGenerateContent') && canned.status === 200
+        ? streamedResponse(canned.body as StreamedResponse)
+        : undefined,
   });
   return Object.assign(server, { baseUrl: server.origin });
 }
@@ -97,6 +102,36 @@ export type ResponsePart =
 interface ResponseOptions {
   modelVersion?: string;
   usage?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number };
+}
+
+interface StreamedResponse {
+  candidates: Array<{ content: { parts: ResponsePart[] } }>;
+  usageMetadata: Record<string, unknown> & { promptTokenCount: number };
+  modelVersion: string;
+}
+
+/**
+ * streamGenerateContent (`alt=sse`) of a whole response: text and thoughts in pieces, one response each, a function
+ * call whole (the wire sends calls whole), the finish reason and the full usage in the last; `then` breaks it off after
+ * `cut` chunks with an error chunk (`{ error }`) or silence.
+ */
+function streamedResponse(whole: StreamedResponse, then?: { error: unknown } | 'stall', cut = 2): CannedReply {
+  const chunk = (part: ResponsePart, last: boolean) =>
+    JSON.stringify({
+      candidates: [{ content: { parts: [part], role: 'model' }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+      usageMetadata: last ? whole.usageMetadata : { promptTokenCount: whole.usageMetadata.promptTokenCount },
+      modelVersion: whole.modelVersion,
+      responseId: 'mcZLaJ7nKeOhz7IPh4mN0Ac',
+    });
+  const parts = whole.candidates[0]!.content.parts.flatMap((part): ResponsePart[] =>
+    'text' in part ? (part.text.match(/[\s\S]{1,12}/g) ?? []).map((text) => ({ ...part, text })) : [part],
+  );
+  const frames = parts.map((part, index) => chunk(part, index === parts.length - 1));
+  if (!then) return { status: 200, body: null, stream: { frames } };
+  const kept = frames.slice(0, cut);
+  if (then === 'stall') return { status: 200, body: null, stream: { frames: kept, then: 'stall' } };
+  kept.push(JSON.stringify(then.error));
+  return { status: 200, body: null, stream: { frames: kept } };
 }
 
 function response(parts: ResponsePart[], options: ResponseOptions): unknown {
@@ -125,6 +160,10 @@ export const geminiReplies = {
   },
   parts(parts: ResponsePart[], options: ResponseOptions = {}): CannedReply {
     return { status: 200, body: response(parts, options) };
+  },
+  /** A streamed answer of these parts broken off after `cut` chunks by an error chunk (an error body) or silence. */
+  brokenStream(parts: ResponsePart[], then: { error: unknown } | 'stall', cut = 2): CannedReply {
+    return streamedResponse(response(parts, {}) as StreamedResponse, then, cut);
   },
   error(status: number, body: unknown, headers?: Record<string, string>): CannedReply {
     return { status, body, headers };

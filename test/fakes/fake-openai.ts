@@ -34,7 +34,8 @@ export const chatCompletionRequestSchema = z.looseObject({
   model: z.string().min(1),
   messages: z.array(messageSchema).min(1),
   tools: z.array(toolSchema).optional(),
-  stream: z.literal(false).optional(),
+  stream: z.boolean().optional(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 
@@ -51,6 +52,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     invalidRequest: (message) =>
       openAIReplies.error(400, openAIErrorBody(message, 'invalid_request_error', null, 'invalid_request_error')),
     unscripted: () => openAIReplies.error(500, openAIErrors.serverError()),
+    // A whole completion scripted for a request that asked for a stream goes out streamed, as OpenAI would send it.
+    streamed: (body, canned) => (body.stream && canned.status === 200 ? streamedCompletion(canned.body) : undefined),
   });
   return Object.assign(server, { baseUrl: `${server.origin}/v1` });
 }
@@ -99,6 +102,84 @@ function completion(message: Record<string, unknown>, finishReason: string, opti
   };
 }
 
+/** A `chat.completion.chunk` with one choice carrying `delta`, or with none (the usage chunk). */
+function chunk(
+  model: string | undefined,
+  delta: Record<string, unknown> | undefined,
+  extra: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    id: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG',
+    object: 'chat.completion.chunk',
+    created: 1_741_570_283,
+    model: model ?? 'gpt-4.1-2025-04-14',
+    service_tier: 'default',
+    system_fingerprint: 'fp_ee1d74bde0',
+    choices: delta ? [{ index: 0, delta, logprobs: null, finish_reason: null, ...extra }] : [],
+    usage: null,
+  });
+}
+
+/** The final chunk of a stream with `stream_options.include_usage`: no choices, the call's usage. */
+function usageChunk(options: CompletionOptions): string {
+  const body = completion({}, 'stop', options) as { usage: unknown; model: string };
+  return JSON.stringify({ ...(JSON.parse(chunk(body.model, undefined)) as object), usage: body.usage });
+}
+
+/** What a streamed answer holds: the `delta`s of its chunks, in order, and how the stream ends. */
+export interface StreamScript {
+  /** Each entry is one chunk's `delta` (`{ content }`, `{ reasoning_content }`, `{ tool_calls: [...] }`). */
+  deltas: Array<Record<string, unknown>>;
+  finishReason?: 'stop' | 'tool_calls';
+  usage?: UsageOptions;
+  /**
+   * `error`: after the deltas, an `error` event with this body's `error` (what OpenAI sends when a stream fails after
+   * its 200, e.g. a rate limit) and the end of the response; `stall`: nothing more, the connection left open.
+   */
+  then?: { error: unknown } | 'stall';
+}
+
+/** The streamed form of a canned whole completion: content in words, tool arguments in pieces, usage last. */
+function streamedCompletion(body: unknown): CannedReply {
+  const { choices, usage, model } = body as {
+    model: string;
+    choices: Array<{
+      message: {
+        content?: string | null;
+        tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+      };
+      finish_reason: string;
+    }>;
+    usage: {
+      prompt_tokens: number;
+      completion_tokens: number;
+      completion_tokens_details?: { reasoning_tokens?: number };
+    };
+  };
+  const message = choices[0]!.message;
+  const deltas: Array<Record<string, unknown>> = [{ role: 'assistant', content: message.content === null ? null : '' }];
+  for (const word of message.content?.match(/\s*\S+\s*|\s+/g) ?? []) deltas.push({ content: word });
+  (message.tool_calls ?? []).forEach((call, index) => {
+    deltas.push({
+      tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+    });
+    const args = call.function.arguments;
+    for (let start = 0; start < args.length; start += 16) {
+      deltas.push({ tool_calls: [{ index, function: { arguments: args.slice(start, start + 16) } }] });
+    }
+  });
+  return openAIReplies.stream({
+    deltas,
+    finishReason: choices[0]!.finish_reason as 'stop' | 'tool_calls',
+    usage: {
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      reasoningTokens: usage.completion_tokens_details?.reasoning_tokens,
+    },
+    model,
+  });
+}
+
 /** Canned chat completion answers in OpenAI's response JSON. */
 export const openAIReplies = {
   text(content: string, options: CompletionOptions = {}): CannedReply {
@@ -120,6 +201,19 @@ export const openAIReplies = {
   },
   error(status: number, body: unknown, headers?: Record<string, string>): CannedReply {
     return { status, body, headers };
+  },
+  /** A streamed answer (`stream: true`), chunk by chunk, with the usage chunk and `[DONE]` when it ends well. */
+  stream(script: StreamScript & { model?: string }): CannedReply {
+    const frames = script.deltas.map((delta) => chunk(script.model, delta));
+    if (script.then === 'stall') return { status: 200, body: null, stream: { frames, then: 'stall' } };
+    if (script.then) {
+      frames.push(JSON.stringify({ error: (script.then.error as { error?: unknown }).error ?? script.then.error }));
+      return { status: 200, body: null, stream: { frames } };
+    }
+    frames.push(chunk(script.model, {}, { finish_reason: script.finishReason ?? 'stop' }));
+    frames.push(usageChunk({ usage: script.usage, model: script.model }));
+    frames.push('[DONE]');
+    return { status: 200, body: null, stream: { frames } };
   },
 };
 

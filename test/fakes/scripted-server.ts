@@ -10,6 +10,11 @@ export interface CannedReply {
   headers?: Record<string, string>;
   /** Hold the answer this long (ms), so a test can abort the request while it is in flight. */
   delayMs?: number;
+  /**
+   * A streamed answer: a 200 `text/event-stream` whose events are these `data:` payloads, written one at a time (each
+   * its own write), then the end of the response, or with `then: 'stall'` nothing more until the client hangs up.
+   */
+  stream?: { frames: Array<string | { event: string; data: string }>; then?: 'end' | 'stall' };
 }
 
 /** A request the fake received, its body parsed with the vendor's request schema. */
@@ -40,6 +45,11 @@ export interface ScriptedServerOptions<TSchema extends z.ZodType> {
   invalidRequest: (message: string) => CannedReply;
   /** The answer when a test did not script one: a 5xx, so an unexpected (retried) request is visible. */
   unscripted: () => CannedReply;
+  /**
+   * How the vendor streams a canned JSON answer to a request that asked for a stream (undefined: send it as it is),
+   * so a test scripted with whole answers also runs against a client that streams.
+   */
+  streamed?: (body: z.infer<TSchema>, canned: CannedReply, url: string) => CannedReply | undefined;
 }
 
 // Large enough for long agent contexts; the vendors' own limits are far above Fastify's 1 MiB default.
@@ -70,8 +80,10 @@ export async function startScriptedServer<TSchema extends z.ZodType>(
     if (!parsed.success) {
       return send(reply, options.invalidRequest(formatIssues(parsed.error)));
     }
-    const canned = queue.shift() ?? options.unscripted();
+    const next = queue.shift() ?? options.unscripted();
+    const canned = (!next.stream && options.streamed?.(parsed.data, next, request.url)) || next;
     if (canned.delayMs) await hold(canned.delayMs, reply);
+    if (canned.stream) return sendStream(reply, canned.stream, hold);
     return send(reply, canned);
   });
 
@@ -124,6 +136,28 @@ function send(reply: FastifyReply, canned: CannedReply): FastifyReply {
     .code(canned.status)
     .headers({ 'content-type': 'application/json', ...canned.headers })
     .send(JSON.stringify(canned.body));
+}
+
+/** Writes a streamed answer frame by frame, as a vendor's server does while its model generates. */
+async function sendStream(
+  reply: FastifyReply,
+  stream: NonNullable<CannedReply['stream']>,
+  hold: (ms: number, reply: FastifyReply) => Promise<void>,
+): Promise<FastifyReply> {
+  reply.hijack();
+  const raw = reply.raw;
+  if (raw.destroyed) return reply;
+  raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const frame of stream.frames) {
+    if (raw.destroyed) return reply;
+    raw.write(typeof frame === 'string' ? `data: ${frame}\n\n` : `event: ${frame.event}\ndata: ${frame.data}\n\n`);
+    // A turn of the event loop between frames, so each reaches the client as its own read.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  // Stalled: the connection stays open, silent, until the client gives up or the server closes.
+  if (stream.then === 'stall') await hold(2 ** 31 - 1, reply);
+  if (!raw.destroyed) raw.end();
+  return reply;
 }
 
 function formatIssues(error: z.ZodError): string {

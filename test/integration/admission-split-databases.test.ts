@@ -1,18 +1,18 @@
 import net from 'node:net';
 import { Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
-import { Client as PgClient, type Pool } from 'pg';
+import type { Pool } from 'pg';
 import Redis from 'ioredis';
 import { buildApp } from '../../api/app';
 import { buildAuthApp } from '../../auth/app';
 import { authEnv } from '../../auth/config';
 import { createCredentialUser } from '../../auth/credential-users';
-import { migrateIdentity } from '../../auth/migrate';
-import { identityTables, ingestTables } from '../../db/qualified-tables';
+import { ingestTables } from '../../db/qualified-tables';
 import { createToken } from '../../db/tokens';
 import { identityServiceBudget } from '../../jobs/budget-sources';
 import type { QueueStore } from '../../queue/queue-store';
-import { createTestPool, testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { testRedisUrl, uniqueSuffix } from './env';
+import { createIdentityDatabase, INTERNAL_TOKEN, type IdentityDatabase } from './identity-database';
 import { apiDepsOver, createTestDatabase, createTestQueue, type TestDatabase } from './harness';
 import { cookieHeader, errorOf, recordJobCost } from './identity-harness';
 import { eventually } from './eventually';
@@ -22,12 +22,11 @@ import { eventually } from './eventually';
  * database of their own that the ingest API cannot reach, and admission asks the identity service's internal
  * endpoint (shared secret) for the user's role, budget and status, summing spend from its own ledger. The refusals
  * come before Temporal is reached, so the Temporal client points at a closed port (as in the budget-gate test).
- * Disabling a user there revokes their API tokens here through the ingest API's internal endpoint (docs/tokens.md).
+ * Disabling a user there revokes their API tokens here through the ingest API's internal endpoint (docs/tokens.md),
+ * and the identity service reads ownership and spend from the ingest API's ledger routes (docs/identity.md).
  */
-const INTERNAL_TOKEN = 'internal-token-of-at-least-thirty-two-characters';
-const identityDbName = `keel_identity_${uniqueSuffix()}`;
-const identityDsn = testPostgresDsn.replace(/\/[^/]*$/, `/${identityDbName}`);
 let ingest: TestDatabase;
+let identityDb: IdentityDatabase;
 let identityPool: Pool;
 let redis: Redis;
 let queue: QueueStore;
@@ -40,16 +39,6 @@ let identityEnv: ReturnType<typeof authEnv.parse>;
 const PASSWORD = 'a password nobody uses';
 const tokens: Record<string, string> = {};
 const users: Record<string, string> = {};
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new PgClient({ connectionString: testPostgresDsn });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function apiOver(url: string, token: string, internalToken = INTERNAL_TOKEN): Promise<FastifyInstance> {
   return buildApp(
@@ -68,15 +57,14 @@ function apiOver(url: string, token: string, internalToken = INTERNAL_TOKEN): Pr
 }
 
 beforeAll(async () => {
-  await adminQuery(`CREATE DATABASE "${identityDbName}"`);
   ingest = await createTestDatabase();
   queue = await createTestQueue();
   redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 2 });
-  const schema = 'identity';
-  identityPool = createTestPool(schema, { dsn: identityDsn, max: 3 });
-  await migrateIdentity(identityPool, schema);
+  identityDb = await createIdentityDatabase();
+  identityPool = identityDb.pool;
+  const schema = identityDb.schema;
   const env = (identityEnv = authEnv.parse({
-    DATABASE_URL: identityDsn,
+    DATABASE_URL: identityDb.dsn,
     DATABASE_SCHEMA: schema,
     // Deliberately a schema that exists nowhere in the identity database: nothing here may read the ledger.
     INGEST_SCHEMA: 'not_reachable_from_identity',
@@ -95,7 +83,7 @@ beforeAll(async () => {
   identity = await buildAuthApp({ pool: identityPool, env, redis }, { logger: false });
   identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
 
-  const tables = identityTables(schema);
+  const { tables } = identityDb;
   for (const [name, role, approved] of [
     ['member', 'user', true],
     ['spender', 'user', true],
@@ -135,9 +123,8 @@ afterAll(async () => {
   await connection?.close().catch(() => undefined);
   redis?.disconnect();
   await queue?.close();
-  await identityPool?.end();
   await ingest?.drop();
-  await adminQuery(`DROP DATABASE IF EXISTS "${identityDbName}"`);
+  await identityDb?.drop();
 });
 
 async function jobCount(): Promise<number> {
@@ -214,17 +201,22 @@ async function identityDelivering(ingestUrl: string): Promise<FastifyInstance> {
   );
 }
 
-async function disable(app: FastifyInstance, who: string): Promise<void> {
-  const signIn = await app.inject({
+/** Signs `who` in on `app` and returns their Cookie header. */
+async function signIn(app: FastifyInstance, who: string): Promise<string> {
+  const res = await app.inject({
     method: 'POST',
     url: '/api/auth/sign-in/email',
-    payload: { email: 'boss@example.test', password: PASSWORD },
+    payload: { email: `${who}@example.test`, password: PASSWORD },
   });
-  expect(signIn.statusCode).toBe(200);
+  expect(res.statusCode).toBe(200);
+  return cookieHeader(res);
+}
+
+async function disable(app: FastifyInstance, who: string): Promise<void> {
   const res = await app.inject({
     method: 'PATCH',
     url: `/admin/users/${users[who]}`,
-    headers: { cookie: cookieHeader(signIn) },
+    headers: { cookie: await signIn(app, 'boss') },
     payload: { disabled: true },
   });
   expect(res.statusCode).toBe(200);
@@ -236,7 +228,7 @@ const read = (app: FastifyInstance, who: string) =>
 async function outboxRow(who: string) {
   const { rows } = await identityPool.query<{ attempts: number; delivered: boolean; last_error: string | null }>(
     `SELECT attempts, delivered_at IS NOT NULL AS delivered, last_error
-       FROM ${identityTables('identity').revocationOutbox} WHERE user_id = $1`,
+       FROM ${identityDb.tables.revocationOutbox} WHERE user_id = $1`,
     [users[who]],
   );
   return rows;
@@ -293,4 +285,90 @@ test('a revocation the ingest API cannot take yet is kept and delivered once it 
     await late.close();
     await delivering.close();
   }
+});
+
+describe('the identity service on its own database reads ownership and spend from the ingest API', () => {
+  let apart: FastifyInstance;
+  let owned: { jobId: string; workflowId: string };
+  let others: { jobId: string; workflowId: string };
+  const cookies: Record<string, string> = {};
+  const get = (app: FastifyInstance, url: string, who: string) =>
+    app.inject({ method: 'GET', url, headers: { cookie: cookies[who]! } });
+
+  beforeAll(async () => {
+    apart = await identityDelivering(apiUrl);
+    const now = new Date();
+    owned = await recordJobCost(ingest.pool, ingest.schema, { userId: users.member!, costUsd: 0, createdAt: now });
+    others = await recordJobCost(ingest.pool, ingest.schema, { userId: users.boss!, costUsd: 0, createdAt: now });
+    for (const who of ['member', 'spender', 'boss']) cookies[who] = await signIn(apart, who);
+  });
+  afterAll(async () => {
+    await apart?.close();
+  });
+
+  test('the preflight answers ownership from the ledger: own 200, another user’s 403, unknown 404, admin 200', async () => {
+    const preflight = (query: string, who: string) => get(apart, `/internal/preflight?${query}`, who);
+    expect((await preflight(`job=${owned.jobId}`, 'member')).statusCode).toBe(200);
+    expect((await preflight(`workflow=${owned.workflowId}&job=${owned.jobId}`, 'member')).statusCode).toBe(200);
+    expect((await preflight(`workflow=${owned.workflowId}`, 'member')).statusCode).toBe(200);
+    const foreign = await preflight(`job=${others.jobId}`, 'member');
+    expect(foreign.statusCode).toBe(403);
+    expect(errorOf(foreign).code).toBe('not_owner');
+    expect((await preflight(`workflow=${others.workflowId}`, 'member')).statusCode).toBe(403);
+    expect((await preflight('job=job-nobody-made', 'member')).statusCode).toBe(404);
+    // A job named with a workflow it is not in is not found, as on one database.
+    expect((await preflight(`workflow=${others.workflowId}&job=${owned.jobId}`, 'member')).statusCode).toBe(404);
+    expect((await preflight(`job=${owned.jobId}`, 'boss')).statusCode).toBe(200);
+  });
+
+  test('budgets read the ledger’s spend: the preflight’s 402, My budget and the admin listing', async () => {
+    const over = await get(apart, '/internal/preflight?budget=1', 'spender');
+    expect(over.statusCode).toBe(402);
+    expect(errorOf(over).code).toBe('over_budget');
+    expect((await get(apart, '/internal/preflight?budget=1', 'member')).statusCode).toBe(200);
+    const mine = await get(apart, '/me/budget', 'member');
+    expect(mine.json()).toMatchObject({ spentCents: 499, budgetCents: 500, overBudget: false });
+    const listing = await get(apart, '/admin/users', 'boss');
+    expect(listing.statusCode).toBe(200);
+    const spent = Object.fromEntries(
+      listing.json<{ users: Array<{ id: string; spentCents: number }> }>().users.map((u) => [u.id, u.spentCents]),
+    );
+    expect(spent).toMatchObject({ [users.spender!]: 500, [users.member!]: 499, [users.boss!]: 50_000 });
+  });
+
+  test('an ingest API that does not answer is a 503 with the reason and Retry-After, never a 500', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const stranded = await identityDelivering(`http://127.0.0.1:${closed}`);
+    try {
+      cookies.strandedBoss = await signIn(stranded, 'boss');
+      for (const url of [`/internal/preflight?job=${owned.jobId}`, '/internal/preflight?budget=1', '/admin/users']) {
+        const res = await get(stranded, url, 'strandedBoss');
+        expect({ url, status: res.statusCode }).toEqual({ url, status: 503 });
+        expect(errorOf(res).code).toBe('ingest_unavailable');
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    } finally {
+      await stranded.close();
+    }
+  });
+
+  test('the ledger routes want the shared internal token', async () => {
+    const url = `${apiUrl}/internal/ledger/owners?job=${owned.jobId}`;
+    expect((await fetch(url)).status).toBe(401);
+    expect((await fetch(url, { headers: { authorization: 'Bearer not-the-secret' } })).status).toBe(401);
+    const right = await fetch(url, { headers: { authorization: `Bearer ${INTERNAL_TOKEN}` } });
+    expect(await right.json()).toEqual({
+      job: { workflow_id: owned.workflowId, created_by: users.member },
+      workflow: null,
+    });
+    const bad = await fetch(`${apiUrl}/internal/ledger/spend?since=yesterday`, {
+      headers: { authorization: `Bearer ${INTERNAL_TOKEN}` },
+    });
+    expect(bad.status).toBe(400);
+  });
 });

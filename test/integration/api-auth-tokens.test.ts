@@ -41,6 +41,7 @@ const errorCode = (res: LightMyRequestResponse) => res.json<{ error: { code: str
 /** One path per route prefix of the ingest API, the way a client would call it. */
 const PRIVATE_PATHS = [
   ['GET', '/v1/models'],
+  ['GET', '/v1/scenarios'],
   ['GET', '/v1/projects'],
   ['GET', '/v1/projects/p1'],
   ['GET', '/v1/jobs/job-1'],

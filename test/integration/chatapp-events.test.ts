@@ -113,6 +113,15 @@ async function threadRow(channel: string, threadTs: string) {
 const inThread = (threadTs: string, text?: (t: string) => boolean) => (args: Record<string, unknown>) =>
   args.thread_ts === threadTs && (!text || text(String(args.text)));
 
+/** Who answered the job's questions, as the inbox reads it (question_answers). */
+async function answersOf(jobId: string) {
+  const { rows } = await infra.db.pool.query<{ answer: string; answered_by: string }>(
+    'SELECT answer, answered_by FROM question_answers WHERE job_id = $1 ORDER BY answered_at',
+    [jobId],
+  );
+  return rows;
+}
+
 /** The final answer of a turn: the post after the job's terminal event (its text starts with the summary). */
 const finalAnswer = (threadTs: string) =>
   chat.waitFor(
@@ -404,6 +413,7 @@ describe('people in the loop', () => {
     const events = await listEventsAfter(infra.db.pool, job!.job_id, 0, 1000);
     const architect = events.find((e) => e.kind === 'level_finished' && e.agent_role === 'L2.architect')!;
     expect(architect.payload.output_preview).toContain('friendly');
+    expect(await answersOf(job!.job_id)).toEqual([{ answer: 'friendly', answered_by: 'chatapp:UASK' }]);
     expect(await jobsBy('UASK')).toHaveLength(1);
     const posts = chat.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts);
     expect(posts.filter((c) => String(c.args.text).startsWith("I'm still working"))).toEqual([]);
@@ -456,6 +466,7 @@ describe('durability and buttons', () => {
     const architect = events.find((e) => e.kind === 'level_finished' && e.agent_role === 'L2.architect')!;
     expect(architect.payload.output_preview).toContain('Yes');
     await chat.waitFor('chat.update', (args) => String(args.text).includes('Answered by <@UBUTTON>: Yes'));
+    expect(await answersOf(job!.job_id)).toEqual([{ answer: 'Yes', answered_by: 'chatapp:UBUTTON' }]);
   });
 
   test('a button pressed by someone outside the workspace decides nothing', async () => {

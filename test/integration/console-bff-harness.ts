@@ -3,26 +3,28 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'pg';
 import { buildAuthApp } from '../../auth/app';
 import { authEnv } from '../../auth/config';
 import { createCredentialUser } from '../../auth/credential-users';
-import { migrateIdentity } from '../../auth/migrate';
-import { identityTables, ingestTables, type IdentityTables } from '../../db/qualified-tables';
+import type { IdentityTables } from '../../db/qualified-tables';
 import type { Role, User } from '../../db/users';
 import { buildConsoleApp } from '../../console/server/app';
 import { consoleEnv, type ConsoleConfig } from '../../console/server/config';
 import { createToken } from '../../db/tokens';
 import type { RunningWorker } from '../../temporal/worker';
 import { uniqueSuffix } from './env';
+import { createIdentityDatabase, INTERNAL_TOKEN } from './identity-database';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 
 export const PASSWORD = 'correct horse battery staple';
 export const DEFAULT_BUDGET_CENTS = 2_500;
 
 /**
- * The whole console path on loopback: the Temporal dev server, PostgreSQL and Redis (infra), the real identity
- * service (its own schema, reading the ingest schema for ownership and spend), the real ingest API with the budget gate
- * and a worker on the offline demo model when asked, and the console in front of both, reached over HTTP like a browser would.
+ * The whole console path on loopback, in the production shape: the Temporal dev server, PostgreSQL and Redis (infra),
+ * the real identity service on a database of its own (asking the ingest API for ownership and spend, as the chart
+ * deploys it), the real ingest API with the budget gate (asking the identity service for budgets) and a worker on the
+ * offline demo model when asked, and the console in front of both, reached over HTTP like a browser would.
  */
 export interface ConsoleStack {
   infra: Infrastructure;
@@ -30,6 +32,8 @@ export interface ConsoleStack {
   identity: FastifyInstance;
   identityUrl: string;
   identitySchema: string;
+  /** The identity service's own database: the ingest pool (`infra.db.pool`) cannot reach these tables. */
+  identityPool: Pool;
   tables: IdentityTables;
   console: FastifyInstance;
   consoleUrl: string;
@@ -72,34 +76,28 @@ export interface ConsoleStackOptions {
 
 export async function startConsoleStack(options: ConsoleStackOptions = {}): Promise<ConsoleStack> {
   const infra = await startInfrastructure();
-  const { pool, schema } = infra.db;
-  const identitySchema = `id_${uniqueSuffix()}`;
-  const tables = identityTables(identitySchema);
-  await migrateIdentity(pool, identitySchema);
-  const closers: Array<() => Promise<unknown>> = [
-    () => infra.close(),
-    () => pool.query(`DROP SCHEMA IF EXISTS "${identitySchema}" CASCADE`),
-  ];
+  const closers: Array<() => Promise<unknown>> = [() => infra.close()];
   const close = async () => {
     for (const fn of closers.reverse()) await fn().catch((err: unknown) => console.error(err));
   };
   try {
-    const keel = await startKeel({
-      ...infra,
-      budget: {
-        pool,
-        lookup: { identity: tables, ledger: ingestTables(schema), defaultBudgetCents: DEFAULT_BUDGET_CENTS },
-      },
-    });
+    const apart = await createIdentityDatabase();
+    closers.push(() => apart.drop());
+    const { pool: identityPool, schema: identitySchema, tables } = apart;
+    // The identity service and the API each name the other's URL, so the identity service's port is chosen first.
+    const identityPort = await freePort();
+    const identityUrl = `http://127.0.0.1:${identityPort}`;
+    const keel = await startKeel({ ...infra, identityService: { url: identityUrl, internalToken: INTERNAL_TOKEN } });
     closers.push(() => keel.close());
 
     // The identity service trusts the console's origin (sign-in posts carry it), so the console's port is chosen first.
     const consolePort = options.consolePort ?? (await freePort());
     const consoleOrigin = `http://127.0.0.1:${consolePort}`;
     const authSettings = authEnv.parse({
-      DATABASE_URL: infra.db.dsn,
+      DATABASE_URL: apart.dsn,
       DATABASE_SCHEMA: identitySchema,
-      INGEST_SCHEMA: schema,
+      INGEST_URL: keel.baseUrl,
+      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
       AUTHLIB_SECRET: 'a console test secret of at least thirty-two characters',
       // The browser reaches the identity service only through the console, so the OAuth callback comes back there.
       AUTHLIB_URL: consoleOrigin,
@@ -113,11 +111,11 @@ export async function startConsoleStack(options: ConsoleStackOptions = {}): Prom
       KEEL_INSTANCE_ID: `test-${uniqueSuffix()}`,
       ...options.identityEnv,
     });
-    const identity = await buildAuthApp({ pool, env: authSettings }, { logger: false });
+    const identity = await buildAuthApp({ pool: identityPool, env: authSettings }, { logger: false });
     closers.push(() => identity.close());
-    const identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
+    await identity.listen({ host: '127.0.0.1', port: identityPort });
 
-    const { token: consoleToken } = await createToken(pool, {
+    const { token: consoleToken } = await createToken(infra.db.pool, {
       userId: 'console',
       orgId: 'org-test',
       isAdmin: true,
@@ -154,6 +152,7 @@ export async function startConsoleStack(options: ConsoleStackOptions = {}): Prom
       identity,
       identityUrl,
       identitySchema,
+      identityPool,
       tables,
       console: main.app,
       consoleUrl: main.url,
@@ -162,7 +161,7 @@ export async function startConsoleStack(options: ConsoleStackOptions = {}): Prom
       startWorker: () => keel.startWorker(),
       webDir,
       createUser: (input) =>
-        createCredentialUser(pool, tables, {
+        createCredentialUser(identityPool, tables, {
           email: input.email,
           password: PASSWORD,
           role: input.role ?? 'user',

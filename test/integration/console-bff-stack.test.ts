@@ -63,7 +63,8 @@ test('the first start creates an admin whose printed password signs in through t
   expect(fs.readFileSync(firstAdminPath(dataDir), 'utf8')).toBe(`admin@keel.localhost\n${first.password}\n`);
 
   webConsole = await startStackConsole({
-    config: stackConsoleEnv.parse({ CONSOLE_PORT: String(consolePort) }),
+    // The console's org is configuration: its token is registered in CONSOLE_ORG_ID (one console per org).
+    config: stackConsoleEnv.parse({ CONSOLE_PORT: String(consolePort), CONSOLE_ORG_ID: 'org-console-stack' }),
     dataDir,
     pool: db.pool,
     identity: identity!,
@@ -73,10 +74,10 @@ test('the first start creates an admin whose printed password signs in through t
   });
   expect(webConsole.url).toBe(`http://localhost:${consolePort}`);
   expect(fs.statSync(consoleTokenPath(dataDir)).mode & 0o777).toBe(0o600);
-  const { rows } = await db.pool.query<{ acts_for_users: boolean; is_admin: boolean }>(
-    "SELECT acts_for_users, is_admin FROM api_tokens WHERE label = 'console'",
+  const { rows } = await db.pool.query<{ acts_for_users: boolean; is_admin: boolean; org_id: string }>(
+    "SELECT acts_for_users, is_admin, org_id FROM api_tokens WHERE label = 'console'",
   );
-  expect(rows).toEqual([{ acts_for_users: true, is_admin: true }]);
+  expect(rows).toEqual([{ acts_for_users: true, is_admin: true, org_id: 'org-console-stack' }]);
 
   const config = await fetch(`${webConsole.url}/api/console/config`);
   expect(await config.json()).toMatchObject({ passwordLogin: true, temporalUiUrl: 'http://localhost:8233' });

@@ -84,8 +84,9 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/** A redis-server on `port` (a free one by default): a test may point a process at the port before Redis is there. */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   let child: ChildProcess | undefined;
   const server: RedisServer = {
     url: `redis://127.0.0.1:${port}`,
@@ -158,8 +159,14 @@ export interface KeelProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Runs a compiled entry point (dist/stack/<name>.js) with `env`, as `npm run start:api` and `start:worker` do. */
-export function startKeelProcess(entry: 'api-main' | 'worker-main', env: Record<string, string>): KeelProcess {
+/** The compiled entry points of the production shape (docs/deployment.md), one per kind of process. */
+export type KeelEntryPoint = 'api-main' | 'worker-main' | 'identity-main' | 'console-main';
+
+/**
+ * Runs a compiled entry point (dist/stack/<name>.js) with `env` and nothing else from this process's environment but
+ * PATH and HOME, as `npm run start:api`, `start:worker`, `start:auth` and `start:console` do.
+ */
+export function startKeelProcess(entry: KeelEntryPoint, env: Record<string, string>): KeelProcess {
   const child = spawn(process.execPath, [path.join(root, 'dist', 'stack', `${entry}.js`)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

@@ -21,6 +21,7 @@ import {
   type RedisServer,
   type TemporalServer,
 } from './fault-drill-stack';
+import { drillTable } from './drill-table';
 import { eventually } from './eventually';
 
 /*
@@ -34,23 +35,7 @@ const SCHEMA = 'keel';
 const WORKER_DRILL_JOBS = 20;
 const WORKER_KILLS = 2;
 
-interface DrillRow {
-  drill: string;
-  seconds?: number;
-  runs: number;
-  survived: number;
-  lost: number;
-  duplicated: number;
-}
-const table: DrillRow[] = [];
-let drillStartedAt = 0;
-beforeEach(() => {
-  drillStartedAt = Date.now();
-});
-/** Adds a drill's row, with how long it took. */
-function record(row: DrillRow): void {
-  table.push({ ...row, seconds: Math.round((Date.now() - drillStartedAt) / 1000) });
-}
+const table = drillTable('fault drills', 20);
 
 let dir: string;
 let pg: PostgresCluster;
@@ -120,13 +105,7 @@ afterAll(async () => {
   await pool?.end();
   await pg?.destroy();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  const lines = [
-    'fault drills          runs  survived  lost  duplicated  seconds',
-    ...table.map(
-      (r) =>
-        `${r.drill.padEnd(20)} ${String(r.runs).padStart(5)} ${String(r.survived).padStart(9)} ${String(r.lost).padStart(5)} ${String(r.duplicated).padStart(11)} ${String(r.seconds ?? '').padStart(8)}`,
-    ),
-  ];
+  const lines = table.lines();
   lines.push(`submissions answered 503 and retried after Retry-After: ${retriedSubmissions}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }, 60_000);
@@ -251,7 +230,7 @@ test('worker SIGKILLed at random points over 20 jobs: every job ends with final,
 
   const finals = followed.filter((f) => f.arrived.at(-1)?.kind === 'final');
   const duplicated = followed.filter((f) => !inSequence(f));
-  record({
+  table.record({
     drill: 'worker SIGKILL',
     runs: followed.length,
     survived: finals.length,
@@ -301,7 +280,7 @@ test('API SIGKILLed mid-stream: every client resumes with Last-Event-ID and sees
 
   const finals = followed.filter((f) => f.arrived.at(-1)?.kind === 'final');
   const duplicated = followed.filter((f) => !inSequence(f));
-  record({
+  table.record({
     drill: 'API SIGKILL',
     runs: followed.length,
     survived: finals.length,
@@ -332,7 +311,7 @@ test('Redis stopped: submissions, reads and streams go on from PostgreSQL; Redis
   const runs = [first, second];
   const finals = runs.filter((f) => f.arrived.at(-1)?.kind === 'final');
   const duplicated = runs.filter((f) => !inSequence(f));
-  record({
+  table.record({
     drill: 'Redis stopped',
     runs: runs.length,
     survived: finals.length,
@@ -369,7 +348,7 @@ test('PostgreSQL stopped: 503 database_unavailable with Retry-After, nothing hal
   const followed = await follower;
   const later = await follow(await submit('Write after-outage.md with one line'));
   const finals = [followed, later].filter((f) => f.arrived.at(-1)?.kind === 'final');
-  record({
+  table.record({
     drill: 'PostgreSQL stopped',
     runs: refused.length + 2,
     survived: proper.length + finals.length,
@@ -422,7 +401,7 @@ test('Temporal unreachable: 503 queue_unavailable and no rows, a cancel refused;
   process.stdout.write(
     `\nTemporal down: submission refused in ${refusedInMs} ms; accepted again ${recoveredInMs} ms after its return\n`,
   );
-  record({
+  table.record({
     drill: 'Temporal stopped',
     runs: 2 + followed.length,
     survived: Number(submission.status === 503) + Number(cancel.status === 503) + finals.length,

@@ -8,8 +8,10 @@ import type { Pool } from 'pg';
 import { buildApp } from '../../api/app';
 import { chatAppRoutes } from '../../chat/routes';
 import type { ApiDeps } from '../../api/deps';
+import type { ActivityDeps } from '../../activities';
 import type { BudgetLookup } from '../../jobs/budget';
-import { sharedDatabaseBudget } from '../../jobs/budget-sources';
+import { identityServiceBudget, sharedDatabaseBudget } from '../../jobs/budget-sources';
+import { OWN_INGEST_TABLES } from '../../db/qualified-tables';
 import type { RateLimits } from '../../api/plugins/principal';
 import type { ChatApp } from '../../chat-relay/chat-app';
 import type { ChatWebApi } from '../../chat-relay/web-api';
@@ -20,6 +22,7 @@ import { createQueueStore } from '../../queue/create-queue-store';
 import type { QueueStore } from '../../queue/queue-store';
 import type { ProductSettings } from '../../products/settings';
 import type { SecretStore } from '../../secrets/store';
+import type { WebhookSettings } from '../../webhooks/config';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
 import { loadCatalog, loadTeamControls } from '../../routing/catalog/load';
 import type { Catalog, TeamControls } from '../../routing/catalog/types';
@@ -104,7 +107,10 @@ export interface KeelUnderTest {
   workspaceRoot: string;
   deps: ApiDeps;
   /** Starts a worker on this stack's task queue; several may run (one after another, or at once). */
-  startWorker(options?: { shutdownGraceTime?: string }): Promise<RunningWorker>;
+  startWorker(options?: {
+    shutdownGraceTime?: string;
+    liveOutput?: ActivityDeps['liveOutput'];
+  }): Promise<RunningWorker>;
   close(): Promise<void>;
 }
 
@@ -121,6 +127,8 @@ export interface KeelOptions {
   providerEnv?: NodeJS.ProcessEnv;
   /** Per-job cost ceiling handed to every job (JOB_BUDGET_USD). */
   jobBudgetUsd?: number;
+  /** The highest ceiling a submission may name (JOB_BUDGET_MAX_USD). */
+  jobBudgetMaxUsd?: number;
   /** `heartbeat` event interval during model calls (LEVEL_HEARTBEAT_MS). */
   levelHeartbeatMs?: number;
   rateLimits?: RateLimits;
@@ -133,8 +141,15 @@ export interface KeelOptions {
   secrets?: SecretStore;
   /** Budgets at admission (the identity service's tables reachable from the test database). */
   budget?: { pool: Pool; lookup: BudgetLookup };
+  /**
+   * The identity service on a database of its own (the chart's shape): admission asks its budget-policy endpoint, and
+   * the API serves it the ledger's internal routes, both with the shared internal token.
+   */
+  identityService?: { url: string; internalToken: string };
   /** Tracing (telemetry/tracing.ts) for the API's Temporal client and the workers, as the entry points wire it. */
   tracing?: Tracing;
+  /** Webhook delivery for the API (its allowed hosts) and the workers; absent: production defaults, no allowed host. */
+  webhooks?: WebhookSettings;
 }
 
 /**
@@ -199,9 +214,19 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     heartbeatMs: 15_000,
     streamPollMs: options.streamPollMs ?? 1_000,
     jobBudgetUsd: options.jobBudgetUsd,
+    jobBudgetMaxUsd: options.jobBudgetMaxUsd,
     levelHeartbeatMs: options.levelHeartbeatMs,
     chatApp: options.chat?.app,
-    budget: options.budget && sharedDatabaseBudget(options.budget),
+    budget: options.identityService
+      ? identityServiceBudget({
+          identityUrl: options.identityService.url,
+          internalToken: options.identityService.internalToken,
+          pool: options.db.pool,
+          ledger: OWN_INGEST_TABLES,
+        })
+      : options.budget && sharedDatabaseBudget(options.budget),
+    internalToken: options.identityService?.internalToken,
+    webhookAllowHosts: options.webhooks?.allowHosts,
   };
   const app = await buildApp(
     deps,
@@ -232,6 +257,8 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
           chat: options.chat?.api,
           products: options.products,
           secrets: options.secrets,
+          liveOutput: workerOptions.liveOutput,
+          webhooks: options.webhooks,
         },
         workflowCode: await testWorkflowBundle(),
         shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',

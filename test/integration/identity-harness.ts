@@ -124,19 +124,32 @@ export function cookieHeader(res: LightMyRequestResponse, previous = ''): string
   return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 }
 
-/** Records a finished job's cost in the ingest schema's job_runs, the ledger month-to-date spend is read from. */
+/**
+ * Records a finished job's cost in the ingest schema's job_runs, the ledger month-to-date spend is read from: in org
+ * `org` unless another is named, in a project (which must exist) when one is named.
+ */
 export async function recordJobCost(
   pool: Pool,
   ingestSchema: string,
-  input: { userId: string; costUsd: number; createdAt: Date; jobId?: string; workflowId?: string },
+  input: {
+    userId: string;
+    costUsd: number;
+    createdAt: Date;
+    jobId?: string;
+    workflowId?: string;
+    orgId?: string;
+    projectSlug?: string;
+  },
 ): Promise<{ jobId: string; workflowId: string }> {
   const suffix = uniqueSuffix();
   const workflowId = input.workflowId ?? `wf-${Math.floor(Math.random() * 1e9)}`;
   const jobId = input.jobId ?? `job-${suffix}`;
+  const orgId = input.orgId ?? 'org';
   const s = `"${ingestSchema}"`;
   await pool.query(
-    `INSERT INTO ${s}.workflows (workflow_id, created_by, org_id) VALUES ($1, $2, 'org') ON CONFLICT DO NOTHING`,
-    [workflowId, input.userId],
+    `INSERT INTO ${s}.workflows (workflow_id, created_by, org_id, project_slug) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING`,
+    [workflowId, input.userId, orgId, input.projectSlug ?? null],
   );
   await pool.query(
     `INSERT INTO ${s}.prompt_threads (prompt_id, workflow_id, prompt, created_by) VALUES ($1, $2, 'p', $3)`,
@@ -144,8 +157,8 @@ export async function recordJobCost(
   );
   await pool.query(
     `INSERT INTO ${s}.job_runs (job_id, workflow_id, prompt_id, status, created_by, org_id, task_queue, cost_usd, created_at)
-     VALUES ($1, $2, $3, 'completed', $4, 'org', 'q', $5, $6)`,
-    [jobId, workflowId, `pt-${suffix}`, input.userId, input.costUsd, input.createdAt],
+     VALUES ($1, $2, $3, 'completed', $4, $5, 'q', $6, $7)`,
+    [jobId, workflowId, `pt-${suffix}`, input.userId, orgId, input.costUsd, input.createdAt],
   );
   return { jobId, workflowId };
 }

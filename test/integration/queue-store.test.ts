@@ -462,6 +462,27 @@ describe.each(implementations)('$name queue store', ({ name, sharedAcrossStores,
     });
   });
 
+  describe('bounded buffers (appendBounded)', () => {
+    it('keeps the newest entries within the byte bound, publishes after storing, resets and drops per list', async () => {
+      const heard = inbox();
+      const stop = await store.subscribe('deltas:job-1', heard.onMessage);
+      const options = { maxBytes: 10, ttlMs: 60_000, publish: { channel: 'deltas:job-1', message: 'm1' } };
+      await store.appendBounded('live:job-1', 'call-a', ['aaaa', 'bbbb'], options);
+      // Past 10 bytes the oldest go first.
+      await store.appendBounded('live:job-1', 'call-a', ['cccc'], { ...options, publish: undefined });
+      await store.appendBounded('live:job-1', 'call-b', ['x'], { ...options, publish: undefined });
+      expect(await heard.receive(1)).toEqual(['m1']);
+      expect((await store.readBounded('live:job-1')).sort()).toEqual([['bbbb', 'cccc'], ['x']]);
+
+      await store.appendBounded('live:job-1', 'call-b', ['y'], { ...options, reset: true, publish: undefined });
+      await store.dropBounded('live:job-1', 'call-a', { channel: 'deltas:job-1', message: 'dropped' });
+      expect(await heard.receive(2)).toEqual(['m1', 'dropped']);
+      expect(await store.readBounded('live:job-1')).toEqual([['y']]);
+      expect(await store.readBounded('live:job-2')).toEqual([]);
+      await stop();
+    });
+  });
+
   describe('publish / subscribe', () => {
     it('delivers to subscribers of that channel only', async () => {
       const onJob1 = inbox();

@@ -293,6 +293,13 @@ describe('filters, hide / unhide and org scoping', () => {
       status: 'pending',
       latest_job_id: null,
       scenario: 'build',
+      // No prompt was seeded, so the id stands for the title.
+      title: 'wf-900001',
+      title_set: false,
+      created_at: expect.any(String) as string,
+      started_at: null,
+      finished_at: null,
+      cost_usd: 0,
     });
     for (let i = 0; i < 2; i++) {
       expect(await call('/v1/workflows/wf-900001/hide', { method: 'POST', token })).toEqual({
@@ -345,7 +352,17 @@ describe('filters, hide / unhide and org scoping', () => {
     const fallbackToken = await tokenFor('org-fallback');
     expect(await call('/v1/workflows/wf-930001', { token: fallbackToken })).toEqual({
       status: 200,
-      body: { ...devRow, org_id: undefined, status: 'pending' },
+      body: {
+        ...devRow,
+        org_id: undefined,
+        status: 'pending',
+        title: 'wf-930001',
+        title_set: false,
+        created_at: null,
+        started_at: null,
+        finished_at: null,
+        cost_usd: 0,
+      },
     });
     expect((await call('/v1/workflows/wf-930001/hide', { method: 'POST', token: fallbackToken })).status).toBe(200);
     expect(((await call('/v1/workflows/wf-930001', { token: fallbackToken })).body as WorkflowOut).hidden).toBe(true);

@@ -90,6 +90,13 @@ describe('POST /v1/workflows', () => {
         status: 'queued',
         latest_job_id: created.body.job_id,
         scenario: 'build',
+        // The first prompt's first line until the owner renames it; the job has not started or cost anything yet.
+        title: 'Write notes.md with one line',
+        title_set: false,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) as string,
+        started_at: null,
+        finished_at: null,
+        cost_usd: 0,
       },
       prompt_id: expect.stringMatching(/^pt-\d+$/) as string,
       job_id: expect.stringMatching(/^job-/) as string,

@@ -52,6 +52,26 @@ test('the older recordings that keep patched paths tested are there', () => {
   );
 });
 
+/**
+ * The gate has teeth: a job workflow changed without `patched()` (the deploy drill's release, a timer before the first
+ * command: test/integration/changed-workflows) fails to replay the recorded job paused on ask_user, so such a change
+ * cannot pass `npm test`.
+ */
+test('an unversioned change to the job workflow fails replay of a recorded paused job', async () => {
+  const changed = await bundleWorkflows(require.resolve('../integration/changed-workflows'));
+  const job = recorded.find((r) => r.file === 'ask-user.json.gz')!.job;
+  const errors: string[] = [];
+  for await (const result of Worker.runReplayHistories(
+    { workflowBundle: { code: changed }, sinks: workflowTracingSinks(undefined) },
+    job.workflows.map((w) => ({ workflowId: w.workflowId, history: historyFromPlain(w.history) })),
+  )) {
+    if (result.error) errors.push(`${result.workflowId}: ${result.error.message}`);
+  }
+  // Only the job workflow changed: it alone fails, and for non-determinism.
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toMatch(/Nondeterminism/);
+});
+
 test.each([...recorded, ...older].map((r) => [r.file, r.job] as const))(
   '%s replays against the current workflow code',
   async (_file, job) => {

@@ -7,8 +7,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /**
  * The identity service's browser-facing routes, passed through with status and body unchanged so its own refusals
  * (429 after ten wrong passwords, 403 `self_change_blocked`…) reach the page: `/api/auth/*` (sign-in, the OIDC
- * redirect and callback, session, sign-out; cookies both ways), `/api/admin/*` → `/admin/*` and `/api/me/budget` →
- * `/me/budget`. The identity service checks the session and the admin role itself on each of them.
+ * redirect and callback, session, sign-out; cookies both ways), `/api/admin/*` → `/admin/*`, `/api/me/budget` →
+ * `/me/budget` and `/api/people` → `/people`. The identity service checks the session and the admin role itself on each of them.
  */
 export function identityProxyRoutes(identity: Upstream): FastifyPluginAsync {
   return async (app) => {
@@ -16,6 +16,8 @@ export function identityProxyRoutes(identity: Upstream): FastifyPluginAsync {
       { browser: '/api/auth', upstream: '/api/auth' },
       { browser: '/api/admin', upstream: '/admin' },
       { browser: '/api/me/budget', upstream: '/me/budget', exact: true },
+      // Names for the ids on approvals, answers and tasks (docs/console.md, "Needs you").
+      { browser: '/api/people', upstream: '/people', exact: true },
     ];
     for (const mount of mounts) {
       app.route({

@@ -24,6 +24,7 @@ export const GATED_PAGES = [
   '/workflows',
   '/workflows/:id',
   '/jobs/:id',
+  '/inbox',
   '/approvals',
   '/knowledge',
   '/models',

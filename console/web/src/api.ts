@@ -39,7 +39,7 @@ function refusal(res: Response, body: unknown): ApiError {
 }
 
 export interface CallOptions {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
 }

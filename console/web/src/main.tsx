@@ -3,14 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { AppShell } from './shell';
 import { AdminPage } from './pages/admin';
-import { ApprovalsPage } from './pages/approvals';
 import { BudgetPage } from './pages/budget';
 import { CrashPage, ForbiddenPage, NotFoundPage } from './pages/refused';
+import { InboxPage } from './inbox/inbox-page';
+import { ApprovalsRedirect } from './inbox/approvals-redirect';
 import { JobPage } from './job/job-page';
 import { KnowledgePage } from './knowledge/knowledge-page';
 import { LoginPage } from './pages/login';
 import { ModelsPage } from './pages/models';
-import { NewRunPage } from './pages/new-run';
 import { PendingPage } from './pages/pending';
 import { WorkflowPage } from './workflows/workflow-page';
 import { WorkflowsPage } from './workflows/workflows-page';
@@ -24,11 +24,13 @@ const router = createBrowserRouter([
     errorElement: <CrashPage />,
     children: [
       { index: true, element: <Navigate to="/workflows" replace /> },
-      { path: '/runs/new', element: <NewRunPage /> },
+      // Its own chunk: the project picker's combobox library is paid for by this page only.
+      { path: '/runs/new', lazy: () => import('./pages/new-run').then((m) => ({ Component: m.NewRunPage })) },
       { path: '/workflows', element: <WorkflowsPage /> },
       { path: '/workflows/:id', element: <WorkflowPage /> },
       { path: '/jobs/:id', element: <JobPage /> },
-      { path: '/approvals', element: <ApprovalsPage /> },
+      { path: '/inbox', element: <InboxPage /> },
+      { path: '/approvals', element: <ApprovalsRedirect /> },
       { path: '/knowledge', element: <KnowledgePage /> },
       { path: '/models', element: <ModelsPage /> },
       { path: '/admin', element: <AdminPage /> },

@@ -28,6 +28,16 @@ export const Project = z.looseObject({ slug: z.string(), name: z.string(), creat
 export type Project = z.infer<typeof Project>;
 export const ProjectList = z.looseObject({ projects: z.array(Project) });
 
+/** GET /api/v1/scenarios: the names a submission accepts. */
+export const Scenario = z.looseObject({
+  name: z.string(),
+  description: z.string(),
+  default: z.boolean(),
+  chain: z.nullable(z.string()),
+});
+export type Scenario = z.infer<typeof Scenario>;
+export const ScenarioList = z.looseObject({ scenarios: z.array(Scenario) });
+
 export const Workflow = z.looseObject({
   workflow_id: z.string(),
   project_slug: z.nullable(z.string()),
@@ -37,6 +47,15 @@ export const Workflow = z.looseObject({
   status: z.string(),
   latest_job_id: z.nullable(z.string()),
   scenario: z.optional(z.string()),
+  /** The owner's title, else the first prompt's first line; `title_set` says which. */
+  title: z.string(),
+  title_set: z.boolean(),
+  created_at: z.nullable(z.string()),
+  /** The latest job's run; null until it started (and finished). */
+  started_at: z.nullable(z.string()),
+  finished_at: z.nullable(z.string()),
+  /** All of the workflow's jobs, in USD. */
+  cost_usd: z.number(),
 });
 export type Workflow = z.infer<typeof Workflow>;
 export const WorkflowPage = z.looseObject({ workflows: z.array(Workflow), next_cursor: z.nullable(z.string()) });
@@ -188,6 +207,10 @@ export const AdminUser = z.looseObject({
 });
 export type AdminUser = z.infer<typeof AdminUser>;
 export const AdminUsers = z.looseObject({ users: z.array(AdminUser) });
+/** POST /api/admin/users: the user as created (pending approval). */
+export const AdminUserCreated = z.looseObject({
+  user: z.looseObject({ id: z.string(), email: z.string(), status: z.string() }),
+});
 
 export const AtlasDomains = z.looseObject({
   sources: z.array(z.looseObject({ source: z.string(), documents: z.number(), chunks: z.number() })),
@@ -231,6 +254,8 @@ export const KbDoc = z.looseObject({
   tags: z.array(z.string()),
   source: z.string(),
   source_url: z.nullable(z.optional(z.string())),
+  /** What an edit names as `base_hash`, so a change made meanwhile is refused rather than overwritten. */
+  content_hash: z.string(),
 });
 export type KbDoc = z.infer<typeof KbDoc>;
 export const KbResults = z.looseObject({

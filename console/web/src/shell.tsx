@@ -4,13 +4,18 @@ import { call } from './api';
 import { LoadProblem, Loading } from './problem';
 import { ConsoleConfig, Session } from './schemas';
 import { SessionProvider, type SessionValue } from './session';
+import { KeyboardShortcuts } from './shortcuts';
+import { useTableCards } from './table-cards';
+import { ThemeMenu } from './theme-menu';
 import { useResource } from './use-resource';
+import { NeedsYouLink } from './inbox/needs-you-link';
 import * as z from 'zod/mini';
 
 const links = [
   { to: '/workflows', label: 'Workflows' },
   { to: '/runs/new', label: 'New run' },
-  { to: '/approvals', label: 'Approvals' },
+  // Rendered with its live count (inbox/needs-you-link.tsx).
+  { to: '/inbox', label: 'Needs you' },
   { to: '/knowledge', label: 'Knowledge' },
   { to: '/models', label: 'Models' },
   { to: '/budget', label: 'My budget' },
@@ -30,6 +35,7 @@ function SignedIn({ value }: { value: SessionValue }) {
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   const [signingOut, setSigningOut] = useState(false);
+  useTableCards(main);
 
   useEffect(() => {
     // A page change is announced to keyboard and screen-reader users by moving focus to the new page.
@@ -56,9 +62,14 @@ function SignedIn({ value }: { value: SessionValue }) {
           <ul>
             {links.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to}>{link.label}</NavLink>
+                {link.to === '/inbox' ? (
+                  <NeedsYouLink user={value.user} />
+                ) : (
+                  <NavLink to={link.to}>{link.label}</NavLink>
+                )}
               </li>
             ))}
+
             {value.user.role === 'admin' ? (
               <li>
                 <NavLink to="/admin">Admin</NavLink>
@@ -67,7 +78,8 @@ function SignedIn({ value }: { value: SessionValue }) {
           </ul>
         </nav>
         <div className="who">
-          <span>{value.user.email}</span>
+          <ThemeMenu />
+          <span className="wrap-anywhere">{value.user.email}</span>
           <button type="button" onClick={() => void signOut()} disabled={signingOut}>
             Sign out
           </button>
@@ -76,6 +88,7 @@ function SignedIn({ value }: { value: SessionValue }) {
       <main id="main" ref={main} tabIndex={-1}>
         <Outlet />
       </main>
+      <KeyboardShortcuts isAdmin={value.user.role === 'admin'} />
     </SessionProvider>
   );
 }

@@ -1,4 +1,8 @@
-/** A layered drawing of a small DAG: each node's column is its longest path from a source, rows keep `order`. */
+/**
+ * A layered drawing of a small DAG, top to bottom: each node's row is its longest path from a source, nodes of a row
+ * sit side by side in `order`. A chain of levels grows downwards, so the drawing stays about one node wide however
+ * long the chain, and only fan-out (an L1 delegating to several L2s) makes it wider.
+ */
 export interface Placed {
   id: string;
   x: number;
@@ -7,8 +11,10 @@ export interface Placed {
 
 export const NODE_W = 170;
 export const NODE_H = 44;
-const GAP_X = 70;
-const GAP_Y = 24;
+const GAP_X = 24;
+const GAP_Y = 40;
+/** Room on the right for an edge that goes back up (a retry loop), drawn as a curve beside the nodes. */
+export const BACK_EDGE_ROOM = 50;
 
 export function layeredLayout(
   order: readonly string[],
@@ -27,14 +33,14 @@ export function layeredLayout(
       }
     }
   }
-  const rows = new Map<number, number>();
+  const columns = new Map<number, number>();
   const nodes = order.map((id) => {
-    const column = depth.get(id) ?? 0;
-    const row = rows.get(column) ?? 0;
-    rows.set(column, row + 1);
+    const row = depth.get(id) ?? 0;
+    const column = columns.get(row) ?? 0;
+    columns.set(row, column + 1);
     return { id, x: 10 + column * (NODE_W + GAP_X), y: 10 + row * (NODE_H + GAP_Y) };
   });
-  const width = Math.max(...nodes.map((n) => n.x + NODE_W), 0) + 10;
+  const width = Math.max(...nodes.map((n) => n.x + NODE_W), 0) + 10 + BACK_EDGE_ROOM;
   const height = Math.max(...nodes.map((n) => n.y + NODE_H), 0) + 10;
   return { nodes, width, height };
 }

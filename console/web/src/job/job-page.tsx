@@ -1,54 +1,49 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiError, call } from '../api';
-import { ErrorNote, LoadProblem, Loading } from '../problem';
-import { ApprovalList, Budget, Cancelled, Job } from '../schemas';
+import { ApiError } from '../api';
+import { LoadProblem, Loading } from '../problem';
+import { Budget, Job } from '../schemas';
+import { usePeople } from '../people';
 import { useSession } from '../session';
-import { formatCents, formatUsd } from '../time';
 import { Time } from '../time-tag';
 import { useResource } from '../use-resource';
 import { StatusBadge } from '../workflows/status-badge';
+import { CancelJob } from './cancel-job';
 import { deriveJob } from './derive';
 import { FilesPanel } from './files-panel';
-import { ApprovalCard, QuestionCard } from './human-input';
+import { JobPrompt, JobTotals } from './job-header';
+import { cancellerIdOf, cancellerOf, endingFromRow, FallbackBanner, JobOutcome } from './job-outcome';
 import { LevelTree } from './level-tree';
-import { reloadsJobRow } from './status-reload';
+import { PeopleInTheLoop } from './open-items';
+import { JobRunGraph } from './run-graph';
+import { useStatusReload } from './status-reload';
+import { usePersonNames } from './person-names';
+import { StepDrawer } from './step-drawer';
 import { useJobStream } from './stream';
 import { Timeline } from './timeline';
+import './job-page.css';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
 export function JobPage() {
   const { id = '' } = useParams();
-  const { config } = useSession();
+  const { config, user } = useSession();
   const job = useResource(`/api/v1/jobs/${encodeURIComponent(id)}`, Job);
   const stream = useJobStream(id);
-  const view = useMemo(() => deriveJob(stream.events), [stream.events]);
+  const rowEnded = job.data && TERMINAL.has(job.data.status) ? job.data.status : null;
+  const view = useMemo(() => deriveJob(stream.events, rowEnded), [stream.events, rowEnded]);
   const monthly = useResource('/api/me/budget', Budget);
-  const [cancelError, setCancelError] = useState<unknown>(null);
-  const [cancelling, setCancelling] = useState(false);
-  const [decisions, setDecisions] = useState<{ id: string; status: string }[]>([]);
-  const [answered, setAnswered] = useState<string[]>([]);
-  const hasApprovals = view.approvals.length > 0;
-  const approvals = useResource(
-    hasApprovals ? `/api/v1/approvals?job_id=${encodeURIComponent(id)}&limit=100` : null,
-    ApprovalList,
-  );
+  // Someone else's cancel names them (hooks run before the early returns below, so the id may not be known yet).
+  const cancellerId = job.data ? cancellerIdOf(job.data) : null;
+  const cancellers = usePeople(cancellerId && cancellerId !== user.id ? [cancellerId] : []);
+  // People the events hold by user id (a human task's assignee), named in the timeline and the step drawer.
+  const nameOf = usePersonNames(stream.events);
+  const [cancelledHere, setCancelledHere] = useState(false);
 
   const reloadJob = job.reload;
   // The badge shows the API's status; the row changes when the job starts, waits for a person (a question, an
   // approval, a human task), goes on and ends, each of which the stream shows first.
-  const lastEvent = stream.events[stream.events.length - 1];
-  const lastKind = lastEvent?.kind;
-  const lastSequence = lastEvent?.sequence;
-  const shownStatus = job.data?.status;
-  useEffect(() => {
-    if (reloadsJobRow(lastKind, shownStatus)) reloadJob();
-  }, [lastSequence, lastKind, shownStatus, reloadJob]);
+  useStatusReload(stream.events, job.data?.status, reloadJob);
   useEffect(() => {
     if (stream.finished) reloadJob();
   }, [stream.finished, reloadJob]);
@@ -64,30 +59,9 @@ export function JobPage() {
   const endedAs = view.final ? 'completed' : view.failure?.payload.code === 'cancelled' ? 'cancelled' : 'failed';
   const status = stream.finished && !TERMINAL.has(data.status) ? endedAs : data.status;
 
-  async function cancel() {
-    setCancelling(true);
-    setCancelError(null);
-    try {
-      await call(`/api/v1/jobs/${encodeURIComponent(id)}/cancel`, Cancelled, { method: 'POST', body: {} });
-      reloadJob();
-    } catch (err) {
-      setCancelError(err);
-    } finally {
-      setCancelling(false);
-    }
-  }
-
   const temporal = config.temporalUiUrl
     ? `${config.temporalUiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.temporalNamespace ?? 'default')}/workflows/${encodeURIComponent(id)}`
     : null;
-  const approvalStatus = new Map((approvals.data?.approvals ?? []).map((a) => [a.approval_id, a.status]));
-  const openQuestions = view.questions.filter((q) => !q.answered && !answered.includes(q.callId));
-  const openApprovals = view.approvals.filter(
-    (a) =>
-      !a.settled &&
-      !decisions.some((d) => d.id === a.approvalId) &&
-      (approvalStatus.get(a.approvalId) ?? 'pending') === 'pending',
-  );
 
   return (
     <section className="job">
@@ -95,8 +69,13 @@ export function JobPage() {
         <h1>
           Job <code>{id}</code>
         </h1>
-        <StatusBadge status={status} />
+        {view.ending?.kind === 'completed_with_warnings' && status === 'completed' ? (
+          <span className="badge status-completed_with_warnings">completed with warnings</span>
+        ) : (
+          <StatusBadge status={status} />
+        )}
       </div>
+      <JobPrompt workflowId={data.workflow_id} promptId={data.prompt_id} />
       <dl className="facts">
         <dt>Workflow</dt>
         <dd>
@@ -110,101 +89,62 @@ export function JobPage() {
         <dd>
           <Time iso={data.created_at} />
         </dd>
-        <dt>Cost so far</dt>
-        <dd data-testid="job-cost">
-          {formatUsd(view.costUsd ?? 0)}
-          {view.limitUsd !== null ? ` of ${formatUsd(view.limitUsd)} job budget` : ''}
-          {view.budgetExceeded ? ' — job budget exceeded' : ''} · <MonthLine budget={monthly.data} />
-        </dd>
+        <JobTotals view={view} budget={monthly.data} />
         <dt>Stream</dt>
         <dd aria-live="polite">
-          {finished ? 'finished' : stream.connected ? 'live' : 'reconnecting…'}
+          {finished
+            ? 'finished'
+            : stream.connected
+              ? 'live'
+              : stream.events.length === 0 && stream.reconnects === 0
+                ? 'connecting…'
+                : 'reconnecting…'}
           {stream.reconnects > 0 ? ` (reconnected ${stream.reconnects}×)` : ''}
         </dd>
       </dl>
       <div className="actions">
-        <button type="button" onClick={() => void cancel()} disabled={finished || cancelling || status === 'cancelled'}>
-          {cancelling ? 'Cancelling…' : 'Cancel job'}
-        </button>
+        <CancelJob
+          jobId={id}
+          disabled={finished || status === 'cancelled'}
+          onCancelled={() => {
+            setCancelledHere(true);
+            reloadJob();
+          }}
+        />
         {temporal ? (
           <a href={temporal} target="_blank" rel="noreferrer">
             Open in the Temporal UI
           </a>
         ) : null}
       </div>
-      <ErrorNote error={cancelError} />
+      <FallbackBanner fallbacks={view.fallbacks} />
 
-      {openQuestions.length > 0 || openApprovals.length > 0 ? (
-        <section className="needs-you" aria-labelledby="needs-you-title">
-          <h2 id="needs-you-title">Waiting for you</h2>
-          {openQuestions.map((q) => (
-            <QuestionCard
-              key={q.callId}
-              jobId={id}
-              question={q}
-              onAnswered={() => setAnswered((done) => [...done, q.callId])}
-            />
-          ))}
-          {openApprovals.map((a) => (
-            <ApprovalCard
-              key={a.approvalId}
-              approval={a}
-              onDecided={(status) => {
-                setDecisions((done) => [...done, { id: a.approvalId, status }]);
-                approvals.reload();
-              }}
-            />
-          ))}
-        </section>
-      ) : null}
-      {/* Kept outside the cards: a card leaves as soon as the stream or the approvals list shows the answer or the
-          decision, which under load can be before the answer's own response arrives. */}
-      {answered.map((callId) => (
-        <p key={callId} role="status">
-          Answer sent; the job continues.
-        </p>
-      ))}
-      {decisions.map((d) => (
-        <p key={d.id} role="status">
-          Approval {d.status}; the job continues.
-        </p>
-      ))}
+      <PeopleInTheLoop jobId={id} events={stream.events} finished={finished} />
 
-      {view.final ? (
-        <section className="outcome" aria-labelledby="outcome-title">
-          <h2 id="outcome-title">Result</h2>
-          <p>{text(view.final.payload.summary) || text(view.final.payload.agent_message)}</p>
-        </section>
-      ) : null}
-      {view.failure ? (
-        <section className="outcome failed" aria-labelledby="outcome-title">
-          <h2 id="outcome-title">Ended with an error</h2>
-          <p>
-            {text(view.failure.payload.code) || 'error'}: {text(view.failure.payload.message)}
-          </p>
-        </section>
-      ) : null}
+      <JobOutcome
+        ending={view.ending ?? endingFromRow(data)}
+        canceller={cancellerOf(data, user, cancelledHere, cancellers)}
+      />
 
       <div className="job-grid">
         <section aria-labelledby="levels-title">
-          <h2 id="levels-title">Levels</h2>
-          <LevelTree view={view} />
+          <h2 id="levels-title" tabIndex={-1}>
+            Levels
+          </h2>
+          <LevelTree view={view} live={stream.live} />
         </section>
         <FilesPanel jobId={id} paths={view.files} />
       </div>
-      <Timeline events={stream.events} />
+      <JobRunGraph jobId={id} events={stream.events} rowEnded={rowEnded} live={stream.live} />
+      <Timeline events={stream.events} nameOf={nameOf} />
+      <StepDrawer
+        nameOf={nameOf}
+        jobId={id}
+        events={stream.events}
+        view={view}
+        live={stream.live}
+        loaded={finished || (stream.connected && stream.events.length > 0)}
+      />
     </section>
-  );
-}
-
-/** The person's month beside the job's own cost: what the next submission will be checked against. */
-function MonthLine({ budget }: { budget: Budget | undefined }) {
-  if (!budget) return <Link to="/budget">my monthly budget</Link>;
-  return (
-    <Link to="/budget">
-      {budget.exempt
-        ? `this month ${formatCents(budget.spentCents)}, no monthly cap`
-        : `this month ${formatCents(budget.spentCents)} of ${formatCents(budget.budgetCents)}`}
-    </Link>
   );
 }

@@ -1,7 +1,10 @@
 import { createParser } from 'eventsource-parser';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { liveDelta } from '../../../../events/live-deltas';
 import { ApiError, call } from '../api';
 import { AgentEvent, Job } from '../schemas';
+import { readEvent, type JobEvent } from './events';
+import { createLiveStore, type LiveStore } from './live-store';
 
 export const TERMINAL_KINDS = new Set(['final', 'error']);
 const RETRY_MIN_MS = 500;
@@ -9,16 +12,22 @@ const RETRY_MAX_MS = 10_000;
 /** Events are handed to React at most this often: 2,000 events arriving at once render as a few dozen updates. */
 const FLUSH_MS = 50;
 
-const EMPTY: JobStream = { events: [], connected: false, finished: false, error: null, reconnects: 0 };
+type StreamState = Omit<JobStream, 'live'>;
+const EMPTY: StreamState = { events: [], connected: false, finished: false, error: null, reconnects: 0 };
 
 export interface JobStream {
-  /** Ordered by sequence, each sequence once. */
-  events: AgentEvent[];
+  /** Ordered by sequence, each sequence once; typed by their kinds' contracts. */
+  events: JobEvent[];
   connected: boolean;
   finished: boolean;
   /** A refusal that ends the stream (401, 403, 404). */
   error: ApiError | null;
   reconnects: number;
+  /**
+   * The live model output (`event: delta` frames, docs/live-output.md): kept apart from `events` (a delta is no event
+   * and has no sequence) in a store each running level's view subscribes to, so deltas never re-render the page.
+   */
+  live: LiveStore;
 }
 
 /**
@@ -27,13 +36,14 @@ export interface JobStream {
  * duplicated event is never shown twice, whatever the server sends.
  */
 export function useJobStream(jobId: string): JobStream {
-  const [state, setKeyed] = useState<JobStream & { jobId: string }>({ jobId, ...EMPTY });
+  const [state, setKeyed] = useState<StreamState & { jobId: string }>({ jobId, ...EMPTY });
+  const live = useMemo(() => createLiveStore(jobId), [jobId]);
 
   useEffect(() => {
     const controller = new AbortController();
-    const bySequence = new Map<number, AgentEvent>();
+    const bySequence = new Map<number, JobEvent>();
     // Every update names its job, so a late one from the previous job's stream can never show on this one.
-    const setState = (change: (s: JobStream) => JobStream) =>
+    const setState = (change: (s: StreamState) => StreamState) =>
       setKeyed((s) => ({ ...change(s.jobId === jobId ? s : EMPTY), jobId }));
     let lastSequence = 0;
     let finished = false;
@@ -48,18 +58,32 @@ export function useJobStream(jobId: string): JobStream {
       const events = [...bySequence.values()].sort((a, b) => a.sequence - b.sequence);
       setState((s) => ({ ...s, events, finished }));
     };
-    const accept = (raw: string) => {
+    const accept = (raw: string, name: string | undefined) => {
       let data: unknown;
       try {
         data = JSON.parse(raw);
       } catch {
         return;
       }
+      // A delta has no `id:` and no sequence: it goes to the live store and never touches lastSequence, so a
+      // reconnect's Last-Event-ID still names the last durable event; the store trims a replayed buffer by offset.
+      if (name === 'delta') {
+        const delta = liveDelta.safeParse(data);
+        if (delta.success) live.push(delta.data);
+        return;
+      }
       const parsed = AgentEvent.safeParse(data);
       if (!parsed.success || bySequence.has(parsed.data.sequence)) return;
-      bySequence.set(parsed.data.sequence, parsed.data);
+      const event = readEvent(parsed.data);
+      bySequence.set(parsed.data.sequence, event);
       lastSequence = Math.max(lastSequence, parsed.data.sequence);
-      if (TERMINAL_KINDS.has(parsed.data.kind)) finished = true;
+      // The level run's durable result replaces its live output (a payload that fails its contract names no level).
+      const level = event.kind === 'level_finished' ? (event.payload as { level_id?: unknown }).level_id : undefined;
+      if (typeof level === 'string') live.finish(level);
+      if (TERMINAL_KINDS.has(parsed.data.kind)) {
+        finished = true;
+        live.clear();
+      }
       pending = true;
       flushTimer ??= setTimeout(flush, FLUSH_MS);
     };
@@ -88,7 +112,7 @@ export function useJobStream(jobId: string): JobStream {
           if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
           setState((s) => ({ ...s, connected: true, reconnects }));
           delay = RETRY_MIN_MS;
-          const parser = createParser({ onEvent: (event) => accept(event.data) });
+          const parser = createParser({ onEvent: (event) => accept(event.data, event.event) });
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
           const before = lastSequence;
           for (;;) {
@@ -117,10 +141,11 @@ export function useJobStream(jobId: string): JobStream {
     return () => {
       controller.abort();
       clearTimeout(flushTimer);
+      live.close();
     };
-  }, [jobId]);
+  }, [jobId, live]);
 
-  return state.jobId === jobId ? state : EMPTY;
+  return { ...(state.jobId === jobId ? state : EMPTY), live };
 }
 
 const ENDED = new Set(['completed', 'failed', 'cancelled']);

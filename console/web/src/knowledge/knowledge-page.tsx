@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import type * as z from 'zod/mini';
 import { call } from '../api';
 import { ErrorNote, LoadProblem, Loading } from '../problem';
 import { AtlasDomains, AtlasNode, AtlasScope, KbDoc, KbResults, type DocRef } from '../schemas';
 import { Time } from '../time-tag';
+import { AddDocument, EditDocument } from './kb-editor';
 import { useResource } from '../use-resource';
 
 /**
@@ -19,6 +20,8 @@ export function KnowledgePage() {
   const doc = params.get('doc');
   const query = params.get('q') ?? '';
   const domains = useResource('/api/v1/atlas/domains', AtlasDomains);
+  const [adding, setAdding] = useState(false);
+  const navigate = useNavigate();
 
   const link = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -32,7 +35,24 @@ export function KnowledgePage() {
   if (domains.error) return <LoadProblem error={domains.error} />;
   return (
     <section>
-      <h1>Knowledge</h1>
+      <div className="page-head">
+        <h1>Knowledge</h1>
+        {adding ? null : (
+          <button type="button" onClick={() => setAdding(true)}>
+            New document
+          </button>
+        )}
+      </div>
+      {adding ? (
+        <AddDocument
+          onCancel={() => setAdding(false)}
+          onAdded={(khId) => {
+            setAdding(false);
+            domains.reload();
+            void navigate(link({ doc: khId }));
+          }}
+        />
+      ) : null}
       <SearchBox
         key={query}
         initial={query}
@@ -213,6 +233,7 @@ function Scope({
 function NodeView({ khId, docLink }: { khId: string; docLink: (kh: string) => string }) {
   const node = useResource(`/api/v1/atlas/node/${encodeURIComponent(khId)}`, AtlasNode);
   const doc = useResource(`/api/v1/kb/doc/${encodeURIComponent(khId)}`, KbDoc);
+  const [editing, setEditing] = useState<string | null>(null);
   if (node.error) return <ErrorNote error={node.error} />;
   if (!node.data) return <Loading what="the document" />;
   const d = node.data.document;
@@ -265,7 +286,28 @@ function NodeView({ khId, docLink }: { khId: string; docLink: (kh: string) => st
           </p>
         ) : null}
         {doc.error ? <ErrorNote error={doc.error} /> : null}
-        {doc.data ? <pre className="file-text">{doc.data.markdown}</pre> : <Loading what="the text" />}
+        {doc.data && editing === khId ? (
+          <EditDocument
+            khId={khId}
+            markdown={doc.data.markdown}
+            contentHash={doc.data.content_hash}
+            onCancel={() => setEditing(null)}
+            onSaved={() => {
+              setEditing(null);
+              doc.reload();
+              node.reload();
+            }}
+          />
+        ) : doc.data ? (
+          <>
+            <button type="button" className="secondary" onClick={() => setEditing(khId)}>
+              Edit<span className="visually-hidden"> {d.title ?? d.path}</span>
+            </button>
+            <pre className="file-text">{doc.data.markdown}</pre>
+          </>
+        ) : (
+          <Loading what="the text" />
+        )}
       </section>
     </article>
   );

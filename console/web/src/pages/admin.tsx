@@ -1,18 +1,28 @@
 import { useState } from 'react';
 import * as z from 'zod/mini';
 import { call } from '../api';
+import { AddUserForm } from '../admin/add-user-form';
+import { parseBudget } from '../admin/budget-input';
+import { ConfirmDialog } from '../admin/confirm-dialog';
+import { TenantBudgetsSection } from '../admin/tenant-budgets';
+import { FieldError, invalidProps } from '../forms/field-error';
 import { ErrorNote, LoadProblem, Loading } from '../problem';
 import { AdminUsers, type AdminUser } from '../schemas';
 import { useSession } from '../session';
 import { formatCents } from '../time';
 import { useResource } from '../use-resource';
-import { ForbiddenPage } from './refused';
+import { AdminsOnlyPage } from './refused';
 import { ScrollTable } from '../scroll-table';
 
 export function AdminPage() {
   const { user } = useSession();
-  if (user.role !== 'admin') return <ForbiddenPage />;
-  return <Users selfId={user.id} />;
+  if (user.role !== 'admin') return <AdminsOnlyPage />;
+  return (
+    <>
+      <Users selfId={user.id} />
+      <TenantBudgetsSection />
+    </>
+  );
 }
 
 function Users({ selfId }: { selfId: string }) {
@@ -51,6 +61,13 @@ function Users({ selfId }: { selfId: string }) {
           ))}
         </ScrollTable>
       ) : null}
+      <AddUserForm
+        onAdded={(email) => {
+          setError(null);
+          setNotice(`${email} added: pending approval. Approve them in the list when they should get in.`);
+          users.reload();
+        }}
+      />
     </section>
   );
 }
@@ -59,9 +76,12 @@ type Change = (target: AdminUser, body: Record<string, unknown>, done: string) =
 
 function UserRow({ user, self, change }: { user: AdminUser; self: boolean; change: Change }) {
   const [budget, setBudget] = useState(user.budgetCents === null ? '' : (user.budgetCents / 100).toFixed(2));
+  const [budgetTried, setBudgetTried] = useState(false);
+  const [newRole, setNewRole] = useState<string | null>(null);
   const id = `user-${user.id}`.replace(/[^a-zA-Z0-9_-]/g, '_');
-  const cents = Math.round(Number(budget) * 100);
-  const budgetValid = budget.trim() !== '' && Number.isFinite(cents) && cents >= 0;
+  const parsed = parseBudget(budget);
+  // Said as soon as the text cannot be a budget; an empty field only once Set budget is pressed.
+  const budgetError = parsed.ok || (budget.trim() === '' && !budgetTried) ? null : parsed.reason;
   return (
     <tr data-email={user.email}>
       <th scope="row">
@@ -75,14 +95,28 @@ function UserRow({ user, self, change }: { user: AdminUser; self: boolean; chang
         <label htmlFor={`${id}-role`} className="visually-hidden">
           Role of {user.email}
         </label>
-        <select
-          id={`${id}-role`}
-          value={user.role}
-          onChange={(e) => void change(user, { role: e.target.value }, `role set to ${e.target.value}`)}
-        >
+        <select id={`${id}-role`} value={user.role} onChange={(e) => setNewRole(e.target.value)}>
           <option value="user">user</option>
           <option value="admin">admin</option>
         </select>
+        {newRole !== null ? (
+          <ConfirmDialog
+            title={`Make ${user.email} ${newRole === 'admin' ? 'an admin' : 'a user'}?`}
+            confirmLabel={`Change role to ${newRole}`}
+            onCancel={() => setNewRole(null)}
+            onConfirm={() => {
+              const role = newRole;
+              setNewRole(null);
+              void change(user, { role }, `role set to ${role}`);
+            }}
+          >
+            <p>
+              {newRole === 'admin'
+                ? 'Admins see every workflow and job, manage users and budgets, and are exempt from budgets.'
+                : 'They lose admin rights: they will see only their own workflows and be held to their budget.'}
+            </p>
+          </ConfirmDialog>
+        ) : null}
       </td>
       <td>
         {formatCents(user.spentCents)}
@@ -91,9 +125,13 @@ function UserRow({ user, self, change }: { user: AdminUser; self: boolean; chang
       <td>
         <form
           className="inline-form"
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            if (budgetValid) void change(user, { budgetCents: cents }, `budget set to ${formatCents(cents)}`);
+            setBudgetTried(true);
+            if (parsed.ok)
+              void change(user, { budgetCents: parsed.cents }, `budget set to ${formatCents(parsed.cents)}`);
+            else document.getElementById(`${id}-budget`)?.focus();
           }}
         >
           <label htmlFor={`${id}-budget`} className="visually-hidden">
@@ -105,12 +143,13 @@ function UserRow({ user, self, change }: { user: AdminUser; self: boolean; chang
             size={7}
             value={budget}
             onChange={(e) => setBudget(e.target.value)}
-            aria-invalid={!budgetValid && budget !== ''}
+            {...invalidProps(`${id}-budget-error`, budgetError)}
           />
-          <button type="submit" className="small" disabled={!budgetValid}>
+          <button type="submit" className="small">
             Set budget<span className="visually-hidden"> of {user.email}</span>
           </button>
         </form>
+        <FieldError id={`${id}-budget-error`} message={budgetError} />
       </td>
       <td>
         {user.status === 'pending' ? (

@@ -3,6 +3,7 @@ import { Budget } from '../schemas';
 import { formatCents } from '../time';
 import { Time } from '../time-tag';
 import { useResource } from '../use-resource';
+import { SpendBreakdown } from './budget-spend';
 
 export function BudgetPage() {
   const budget = useResource('/api/me/budget', Budget);
@@ -12,6 +13,7 @@ export function BudgetPage() {
       {budget.error ? <LoadProblem error={budget.error} /> : null}
       {budget.loading ? <Loading what="your budget" /> : null}
       {budget.data ? <BudgetView budget={budget.data} /> : null}
+      {budget.data ? <SpendBreakdown since={budget.data.periodStart} /> : null}
     </section>
   );
 }

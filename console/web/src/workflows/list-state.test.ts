@@ -11,6 +11,12 @@ function wf(id: string, updatedAt: string, status = 'completed'): Workflow {
     hidden: false,
     status,
     latest_job_id: null,
+    title: id,
+    title_set: false,
+    created_at: null,
+    started_at: null,
+    finished_at: null,
+    cost_usd: 0,
   };
 }
 const ids = (rows: Workflow[]) => rows.map((r) => r.workflow_id);

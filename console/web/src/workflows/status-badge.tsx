@@ -1,3 +1,6 @@
+import { stateName } from '../status-names';
+
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge status-${status.replace(/[^a-z_]/g, '')}`}>{status}</span>;
+  const name = stateName(status);
+  return <span className={`badge status-${name.replace(/[^a-z_]/g, '')}`}>{name}</span>;
 }

@@ -6,6 +6,10 @@ import { ACTIVE_REFETCH_MS, IDLE_REFETCH_MS, PAGE_SIZE, anyActive, appendPage, m
 export interface ListFilter {
   project: string;
   includeHidden: boolean;
+  /** A workflow state (`running`, `pending`, …) or '' for all. */
+  status: string;
+  /** Text the server finds in titles and prompts; '' for none. */
+  search: string;
 }
 
 export interface WorkflowList {
@@ -18,7 +22,7 @@ export interface WorkflowList {
   refreshes: number;
   nextRefreshMs: number;
   loadMore: () => void;
-  /** A local change (hide/unhide) shown at once; the next refetch confirms it. */
+  /** A local change (hide/unhide, a new title) shown at once; the next refetch confirms it. */
   patch: (workflowId: string, change: Partial<Workflow>) => void;
 }
 
@@ -27,6 +31,8 @@ function pagePath(filter: ListFilter, cursor: string | null): string {
   if (cursor) query.set('cursor', cursor);
   if (filter.project) query.set('project_slug', filter.project);
   if (filter.includeHidden) query.set('include_hidden', 'true');
+  if (filter.status) query.set('status', filter.status);
+  if (filter.search) query.set('q', filter.search);
   return `/api/v1/workflows?${query.toString()}`;
 }
 
@@ -49,7 +55,7 @@ export function useWorkflowList(filter: ListFilter): WorkflowList {
     rowsRef.current = rows;
   }, [rows]);
   const busy = useRef(false);
-  const key = `${filter.project}|${filter.includeHidden}`;
+  const key = `${filter.project}|${filter.includeHidden}|${filter.status}|${filter.search}`;
 
   useEffect(() => {
     const controller = new AbortController();

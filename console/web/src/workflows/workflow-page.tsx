@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, call } from '../api';
-import { GraphDrawing } from '../graph/graph-drawing';
+import { RunGraphDrawing } from '../graph/run-graph-drawing';
+import { runGraphFromArchive } from '../job/run-graph-model';
 import { ErrorNote, LoadProblem, Loading } from '../problem';
 import { Hidden, PromptAccepted, PromptList, RunGraph, Workflow } from '../schemas';
 import { formatDuration, formatUsd } from '../time';
@@ -10,6 +11,9 @@ import { useResource } from '../use-resource';
 import { AgentGraphPanel } from './agent-graph';
 import { StatusBadge } from './status-badge';
 import { useAction } from '../use-action';
+import { modelAttribution, parseModelRef } from '../model-attribution';
+import { TitleDialog } from './title-editor';
+import './workflow-page.css';
 
 /** A workflow whose latest job ended has an archived run graph; asking before that only earns a 409. */
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
@@ -21,10 +25,12 @@ export function WorkflowPage() {
   const prompts = useResource(`${base}/prompts`, PromptList);
   const [hidden, setHidden] = useState<boolean | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [renamed, setRenamed] = useState<Workflow | null>(null);
+  const [renaming, setRenaming] = useState(false);
 
   if (workflow.error) return <LoadProblem error={workflow.error} />;
   if (!workflow.data) return <Loading what="the workflow" />;
-  const wf = workflow.data;
+  const wf = renamed ?? workflow.data;
   const isHidden = hidden ?? wf.hidden;
 
   async function toggle() {
@@ -40,8 +46,11 @@ export function WorkflowPage() {
   return (
     <section>
       <div className="page-head">
-        <h1>
-          Workflow <code>{wf.workflow_id}</code>
+        <h1 className="workflow-title">
+          <span className="workflow-kicker">
+            Workflow <code>{wf.workflow_id}</code>
+          </span>{' '}
+          <span className="workflow-name">{wf.title}</span>
         </h1>
         <StatusBadge status={wf.status} />
       </div>
@@ -64,10 +73,23 @@ export function WorkflowPage() {
         </dd>
       </dl>
       <div className="actions">
-        <button type="button" onClick={() => void toggle()}>
+        <button type="button" className="secondary" onClick={() => setRenaming(true)}>
+          Rename
+        </button>
+        <button type="button" className="secondary" onClick={() => void toggle()}>
           {isHidden ? 'Unhide' : 'Hide'} workflow
         </button>
       </div>
+      {renaming ? (
+        <TitleDialog
+          workflow={wf}
+          onClose={() => setRenaming(false)}
+          onSaved={(saved) => {
+            setRenamed(saved);
+            setRenaming(false);
+          }}
+        />
+      ) : null}
       <ErrorNote error={error} />
 
       <section aria-labelledby="prompts-title">
@@ -162,11 +184,12 @@ function RunGraphPanel({ base, workflowId }: { base: string; workflowId: string 
             Job <Link to={`/jobs/${encodeURIComponent(graph.data.job_id)}`}>{graph.data.job_id}</Link> ·{' '}
             {graph.data.status} · {graph.data.scenarios.join(' → ')} · {formatUsd(graph.data.total_cost_usd)}
           </p>
-          <GraphDrawing
+          <RunGraphDrawing
+            model={runGraphFromArchive(graph.data)}
             title={`What the last finished job of ${workflowId} ran`}
-            order={graph.data.levels.map((l) => l.level_id)}
-            labels={Object.fromEntries(graph.data.levels.map((l) => [l.level_id, `${l.role} #${l.attempt}`]))}
-            edges={graph.data.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind, label: e.kind }))}
+            hrefOf={(step) =>
+              `/jobs/${encodeURIComponent(graph.data!.job_id)}?${new URLSearchParams({ step: step.id }).toString()}`
+            }
           />
           <table>
             <caption className="visually-hidden">Level runs of the last finished job</caption>
@@ -189,7 +212,14 @@ function RunGraphPanel({ base, workflowId }: { base: string; workflowId: string 
                     {l.ok === false ? 'failed' : 'ok'}
                     {l.verdict ? ` (${l.verdict})` : ''}
                   </td>
-                  <td>{l.model ? `${l.provider ?? ''}/${l.model}` : (l.intended_model ?? '—')}</td>
+                  <td>
+                    {modelAttribution({
+                      asked: parseModelRef(l.intended_model),
+                      answered: l.model ? { provider: l.provider ?? '', model: l.model } : null,
+                      composed: l.deterministic === true,
+                      finished: l.finished_at !== null,
+                    }) || '—'}
+                  </td>
                   <td>{formatDuration(l.duration_ms)}</td>
                   <td>{formatUsd(l.cost_usd)}</td>
                 </tr>

@@ -13,10 +13,11 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 
-{{- define "keel.secretName" -}}
+{{- /* The prefix of every Secret the processes read: the release's, or the operator's existing ones. */ -}}
+{{- define "keel.secretPrefix" -}}
 {{- if .Values.secrets.create -}}{{ include "keel.fullname" . }}{{- else -}}{{ required "secrets.existingSecret is required when secrets.create is false" .Values.secrets.existingSecret }}{{- end -}}
 {{- end -}}
 
 {{- define "keel.image" -}}
-{{ printf "%s:%s-%s" .root.Values.image.repository .root.Values.image.tag .target }}
+{{ printf "%s:%s-%s" .root.Values.image.repository (.tag | default .root.Values.image.tag) .target }}
 {{- end -}}

@@ -14,6 +14,12 @@ import type { QueueStore } from '../queue/queue-store';
  * the vendor is silent (a reasoning model thinking before its first token, still billing).
  */
 const HEARTBEAT_EVERY_MS = 1_000;
+/**
+ * A streaming call also heartbeats with how much it has streamed (the Temporal UI shows it on the pending activity),
+ * at most this often: the worker sends a heartbeat at most every 800 ms anyway, and handing the SDK one per token cost
+ * the worker a payload encoding and a trip through its heartbeat pipeline per token (docs/performance.md).
+ */
+const STREAMED_HEARTBEAT_EVERY_MS = 250;
 
 /** What a level gets back from one model call: the answer, who gave it, and the walk that led there. */
 export interface ModelReply {
@@ -64,8 +70,8 @@ export function modelActivities(deps: {
   };
   /**
    * The live output of this activity's call: the level run is the calling workflow (`<job_id>/<role>/<attempt>`),
-   * the call is the activity (its id is stable across retries), and each retry's attempts are named apart. Every
-   * piece also heartbeats (the SDK throttles them), so the call's liveness is reported while tokens flow.
+   * the call is the activity (its id is stable across retries), and each retry's attempts are named apart. Pieces
+   * also heartbeat (STREAMED_HEARTBEAT_EVERY_MS), so the call's progress is reported while tokens flow.
    */
   const liveCallOf = (context: Context): LiveCall | undefined => {
     if (!deps.queue || deps.liveOutput?.enabled === false) return undefined;
@@ -85,13 +91,18 @@ export function modelActivities(deps: {
         liveLog.warn({ err: String(err), level_id: levelId }, 'live output not published (queue store)'),
     });
     let streamed = 0;
+    let beatAt = -Infinity;
     return {
       begin(candidate) {
         const attempt = call.begin(candidate);
         return {
           piece(piece) {
             streamed += piece.text.length;
-            context.heartbeat({ streamed });
+            const now = performance.now();
+            if (now - beatAt >= STREAMED_HEARTBEAT_EVERY_MS) {
+              beatAt = now;
+              context.heartbeat({ streamed });
+            }
             attempt.piece(piece);
           },
           discard: () => attempt.discard(),

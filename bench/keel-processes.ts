@@ -12,10 +12,18 @@ export interface KeelProcess {
   stop(): Promise<void>;
 }
 
-/** Runs `dist/stack/<entry>.js` with `env` and only PATH and HOME of this process's environment, as production does. */
+/**
+ * Runs `dist/stack/<entry>.js` with `env` and only PATH and HOME of this process's environment, as production does.
+ * With `BENCH_CPU_PROF_DIR` set, each process writes a V8 CPU profile there when it stops (open it in Chrome DevTools
+ * or speedscope), so a bench can say where a process's time went.
+ */
 export function startKeelProcess(entry: 'api-main' | 'worker-main', env: Record<string, string>): KeelProcess {
   const root = path.resolve(__dirname, '..', '..');
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'stack', `${entry}.js`)], {
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const profile = profileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${entry}-${Date.now()}.cpuprofile`]
+    : [];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'dist', 'stack', `${entry}.js`)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import { Invalid } from '../../refusals/refusal';
 import { STREAM_INTERRUPTED_COMMENT, STREAM_STOPPING_COMMENT } from '../../events/stream-comments';
 import { openLiveDeltaFeed } from '../../events/live-delta-feed';
 import { withLiveDeltas, type SseFrame } from '../../events/with-live-deltas';
+import { writePerTurn } from '../../http/write-per-turn';
 
 /** Event sequences are PostgreSQL `integer`s; a larger id names no event and would fail in the database. */
 const MAX_SEQUENCE = 2 ** 31 - 1;
@@ -118,11 +119,11 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         }
         let closing: string | undefined;
         try {
-          await reply.sse.send(
+          const frames =
             request.query.deltas === '0'
               ? durableFrames()
-              : withLiveDeltas(durableFrames(), (onDelta) => openLiveDeltaFeed(deps.queue, job.job_id, onDelta)),
-          );
+              : withLiveDeltas(durableFrames(), (onDelta) => openLiveDeltaFeed(deps.queue, job.job_id, onDelta));
+          await reply.sse.send(writePerTurn(frames, reply.raw));
           if (stopping) closing = STREAM_STOPPING_COMMENT;
         } catch (err) {
           if (clientGone) {

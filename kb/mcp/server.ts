@@ -13,18 +13,31 @@ export interface KbMcpOptions {
   timeoutMs?: number;
 }
 
-type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
+export type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
+
+/** Calls a Keel API route as the MCP client's token: over HTTP (stdio server) or in-process (the API's `/mcp`). */
+export type KeelApiCall = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ToolResult>;
 
 /**
- * The read-only KB MCP server: `kb_query` and `kb_doc` forward to POST /v1/kb/query and GET /v1/kb/doc/:kh_id of a
- * Keel API with a token, so the API's sensitivity rules apply unchanged. Nothing here writes; an API error becomes
- * a tool error the client's model can read, not a protocol failure.
+ * A Keel API answer as a tool result: the body on success; on an error, the envelope's code and message as a tool
+ * error the client's model can read, not a protocol failure.
  */
-export function createKbMcpServer(options: KbMcpOptions): McpServer {
-  const server = new McpServer({ name: 'keel-kb', version: '1.0.0' });
-  const base = options.baseUrl.replace(/\/$/, '');
+export function toolResultOf(status: number, text: string): ToolResult {
+  if (status >= 200 && status < 300) return { content: [{ type: 'text', text }] };
+  let message = text.slice(0, 500);
+  try {
+    const parsed = JSON.parse(text) as { error?: { code?: string; message?: string } };
+    if (parsed.error) message = `${parsed.error.code}: ${parsed.error.message}`;
+  } catch {
+    // not JSON: keep the raw text
+  }
+  return { isError: true, content: [{ type: 'text', text: `Keel answered ${status} (${message})` }] };
+}
 
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ToolResult> {
+/** `KeelApiCall` over HTTP to a Keel API with a token (the stdio server, run beside a desktop MCP client). */
+export function httpApiCall(options: KbMcpOptions): KeelApiCall {
+  const base = options.baseUrl.replace(/\/$/, '');
+  return async (method, path, body) => {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -42,20 +55,15 @@ export function createKbMcpServer(options: KbMcpOptions): McpServer {
         content: [{ type: 'text', text: `Keel at ${base} is unreachable: ${(err as Error).message}` }],
       };
     }
-    const text = await response.text();
-    if (!response.ok) {
-      let message = text.slice(0, 500);
-      try {
-        const parsed = JSON.parse(text) as { error?: { code?: string; message?: string } };
-        if (parsed.error) message = `${parsed.error.code}: ${parsed.error.message}`;
-      } catch {
-        // not JSON: keep the raw text
-      }
-      return { isError: true, content: [{ type: 'text', text: `Keel answered ${response.status} (${message})` }] };
-    }
-    return { content: [{ type: 'text', text }] };
-  }
+    return toolResultOf(response.status, await response.text());
+  };
+}
 
+/**
+ * The read-only knowledge-hub tools: `kb_query` and `kb_doc` forward to POST /v1/kb/query and GET /v1/kb/doc/:kh_id
+ * as the caller's token, so the API's sensitivity rules apply unchanged. Nothing here writes.
+ */
+export function registerKbTools(server: McpServer, call: KeelApiCall): void {
   server.registerTool(
     'kb_query',
     {
@@ -88,7 +96,12 @@ export function createKbMcpServer(options: KbMcpOptions): McpServer {
     },
     async ({ kh_id }) => call('GET', `/v1/kb/doc/${encodeURIComponent(kh_id)}`),
   );
+}
 
+/** The read-only KB MCP server over a Keel API reached by HTTP (`keel kb-mcp`, stdio). */
+export function createKbMcpServer(options: KbMcpOptions): McpServer {
+  const server = new McpServer({ name: 'keel-kb', version: '1.0.0' });
+  registerKbTools(server, httpApiCall(options));
   return server;
 }
 

@@ -29,6 +29,7 @@ import { capabilityRoutes } from './routes/capabilities';
 import { initiativeRoutes } from './routes/initiatives';
 import { intentRoutes } from './routes/intents';
 import { localinfRoutes } from './routes/localinf';
+import { mcpRoutes } from './routes/mcp';
 import { spendRoutes } from './routes/spend';
 import { statsRoutes } from './routes/stats';
 import { verticalRoutes } from './routes/verticals';
@@ -73,6 +74,8 @@ export async function buildApp(
     ...[workflowRoutes, workflowGraphRoutes, kbRoutes, atlasRoutes, designRoutes, humanTaskRoutes, tokenRoutes],
     ...[scenarioRoutes, questionRoutes, spendRoutes, tenantBudgetRoutes, webhookDeliveryRoutes],
     ...[internalUserRoutes, internalLedgerRoutes],
+    // Keel as an MCP server over Streamable HTTP at /mcp (docs/mcp.md).
+    mcpRoutes,
     // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
     ...[capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes],
   ];

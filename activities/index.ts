@@ -20,6 +20,7 @@ import { scenarioActivities } from './scenarios';
 import { snapshotActivities } from './snapshots';
 import { webhookActivities } from './webhooks';
 import { workspaceActivities } from './workspace';
+import { workspaceReadActivities } from './workspace-read';
 import type { WebhookSettings } from '../webhooks/config';
 
 export interface ActivityDeps {
@@ -55,6 +56,7 @@ export function createActivities(deps: ActivityDeps) {
     ...jobActivities(deps),
     ...modelActivities(deps),
     ...workspaceActivities(deps),
+    ...workspaceReadActivities(deps),
     ...snapshotActivities(deps),
     ...chatActivities(deps),
     ...knowledgeActivities(deps),

@@ -82,7 +82,7 @@ describe('shipped scenarios', () => {
     expect(tools).toEqual({
       'L1.team_lead': ['ask_user'],
       'L2.architect': ['ask_user', 'request_approval', 'kb_search'],
-      'L4.executor': ['write_file', 'edit_file', 'kb_search'],
+      'L4.executor': ['write_file', 'edit_file', 'read_file', 'list_files', 'search_files', 'kb_search'],
       'L3.verifier': [],
     });
     expect(build.levels.find((level) => level.role === 'L4.executor')?.requirements).toEqual(['code_generation']);

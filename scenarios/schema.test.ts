@@ -82,11 +82,11 @@ describe('scenario schema', () => {
     ]);
   });
 
-  test('tools: only write_file, edit_file, ask_user, request_approval and kb_search', () => {
+  test('tools: only the file, read, human-input and knowledge tools', () => {
     const input = withLevel(0, (level) => (level.tools = ['ask_user', 'run_shell' as never]));
     expect(problemsOf(input)).toEqual([
       'scenario build: levels[0] L1.team_lead: tools[1]: "run_shell" is not a tool; use one of ' +
-        'write_file, edit_file, ask_user, request_approval, kb_search',
+        'write_file, edit_file, read_file, list_files, search_files, ask_user, request_approval, kb_search',
     ]);
   });
 

@@ -10,9 +10,21 @@ import { REQUIREMENTS, RUNGS } from '../routing/catalog/types';
 import { LEVEL_ROLE } from '../pure/roles';
 
 /** Every tool a level may be offered, in the contract's order. */
-export const LEVEL_TOOLS = ['write_file', 'edit_file', 'ask_user', 'request_approval', 'kb_search'] as const;
+export const LEVEL_TOOLS = [
+  'write_file',
+  'edit_file',
+  'read_file',
+  'list_files',
+  'search_files',
+  'ask_user',
+  'request_approval',
+  'kb_search',
+] as const;
 
-/** Tools a level may be offered; the executor's file tools, and the human-input and knowledge tools any level may use. */
+/**
+ * Tools a level may be offered: the executor's file tools, the read-only workspace tools (docs/toolbelt.md), and the
+ * human-input and knowledge tools any level may use.
+ */
 export type LevelTool = (typeof LEVEL_TOOLS)[number];
 
 /** The tools that change the workspace: only an executor (`L4.`) may hold them, so planning levels cannot write. */

@@ -45,10 +45,11 @@ const { routeLevel, callModel } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 });
 
-const { runWorkspaceTool, createApproval, markJobStatus, searchKnowledgeBase } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: LEVEL_ACTIVITY_RETRY,
-});
+const { runWorkspaceTool, readWorkspace, createApproval, markJobStatus, searchKnowledgeBase } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: LEVEL_ACTIVITY_RETRY,
+  });
 
 // Reads the job's changed files and stores their blobs: longer than a bookkeeping write, and it heartbeats per file.
 const { snapshotWorkspace } = proxyActivities<Activities>({
@@ -439,6 +440,10 @@ async function runTool(run: LevelRun, call: ToolCall): Promise<ToolOutcome> {
       }
       return { content: result.message, createdFile: result.path };
     }
+    case 'read_file':
+    case 'list_files':
+    case 'search_files':
+      return { content: await readWorkspace({ jobId: input.ids.job_id, call }) };
     case 'ask_user':
       return askUser(run, call.id, args);
     case 'request_approval':

@@ -32,6 +32,60 @@ export const TOOL_DEFINITIONS: Record<LevelTool, ToolDefinition> = {
       },
     },
   },
+  read_file: {
+    type: 'function',
+    function: {
+      name: 'read_file',
+      description:
+        'Read a file of the job workspace, with line numbers. Large files come back in parts: pass start_line and ' +
+        'end_line (1-based, inclusive) to read a range, and read on from where the answer says it was cut.',
+      parameters: {
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'Relative to the workspace, e.g. src/index.ts' },
+          start_line: { type: 'integer', minimum: 1 },
+          end_line: { type: 'integer', minimum: 1 },
+        },
+        required: ['path'],
+        additionalProperties: false,
+      },
+    },
+  },
+  list_files: {
+    type: 'function',
+    function: {
+      name: 'list_files',
+      description:
+        'List the files of the job workspace with their sizes, optionally only those matching a glob pattern such as ' +
+        'src/**/*.ts or *.md. Use it before reading or editing files you have not seen.',
+      parameters: {
+        type: 'object',
+        properties: {
+          pattern: { type: 'string', description: 'A glob relative to the workspace; all files if absent' },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  search_files: {
+    type: 'function',
+    function: {
+      name: 'search_files',
+      description:
+        'Search the text of the workspace files for a string (or a JavaScript regular expression with regex: true); ' +
+        'returns each matching line as path:line: text. Narrow it to some files with a glob pattern.',
+      parameters: {
+        type: 'object',
+        properties: {
+          query: { type: 'string' },
+          regex: { type: 'boolean', description: 'Treat query as a regular expression (default false: plain text)' },
+          pattern: { type: 'string', description: 'Only files matching this glob, e.g. **/*.md' },
+        },
+        required: ['query'],
+        additionalProperties: false,
+      },
+    },
+  },
   ask_user: {
     type: 'function',
     function: {

@@ -65,13 +65,24 @@ describe('directives: whole tokens, any case', () => {
   });
 
   it('finds every directive independently', () => {
-    expect(directivesOf('Write hello.md #approve #SLOW #verify-fail=2')).toEqual({
+    expect(directivesOf('Write hello.md #approve #SLOW #verify-fail=2 #Look')).toEqual({
       ask: false,
       approve: true,
       slow: true,
       verifyFail: 2,
+      look: true,
     });
-    expect(directivesOf('Write hello.md')).toEqual({ ask: false, approve: false, slow: false, verifyFail: undefined });
+    expect(directivesOf('Write hello.md')).toEqual({
+      ask: false,
+      approve: false,
+      slow: false,
+      verifyFail: undefined,
+      look: false,
+    });
+  });
+
+  it.each(['#looked', '#look-around', 'x#look', '#look.md'])('does not find #look in %j', (prompt) => {
+    expect(directivesOf(prompt).look).toBe(false);
   });
 
   it.each([

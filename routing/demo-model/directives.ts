@@ -24,6 +24,8 @@ export interface Directives {
   adversarialBlock: number | undefined;
   /** `#cost=<usd>`: every call reports this cost in USD (`usage.cost`), so budgets can be exercised without a key. */
   cost: number | undefined;
+  /** `#look`: the L4 level lists, searches and reads the workspace with the read tools before it writes. */
+  look: boolean;
 }
 
 // A directive is a whole token: `#ask` counts in `#ask,` or `(#ask)` but not in `#asked`, `x#ask`, `#ask-me`,
@@ -37,6 +39,7 @@ const VERIFY_FAIL = new RegExp(String.raw`${BEFORE}#verify-fail=(\d+)${AFTER}`, 
 const BUILD_FAIL = new RegExp(String.raw`${BEFORE}#build-fail=(\d+)${AFTER}`, 'i');
 const SECURITY_BLOCK = new RegExp(String.raw`${BEFORE}#security-block=(\d+)${AFTER}`, 'i');
 const ADVERSARIAL_BLOCK = new RegExp(String.raw`${BEFORE}#adversarial-block=(\d+)${AFTER}`, 'i');
+const LOOK = new RegExp(`${BEFORE}#look${AFTER}`, 'i');
 const COST = new RegExp(String.raw`${BEFORE}#cost=(\d+(?:\.\d+)?)${AFTER}`, 'i');
 
 /** The directives in a job prompt (the text after the last `Request:` marker). The first `#verify-fail=N` wins. */
@@ -52,6 +55,7 @@ export function directivesOf(jobPrompt: string): Directives {
     securityBlock: numberOf(SECURITY_BLOCK, jobPrompt),
     adversarialBlock: numberOf(ADVERSARIAL_BLOCK, jobPrompt),
     cost: numberOf(COST, jobPrompt),
+    look: LOOK.test(jobPrompt),
   };
 }
 

@@ -206,6 +206,41 @@ describe('L4', () => {
   });
 });
 
+describe('L4 with #look', () => {
+  const prompt = 'Write hello.md that greets the reader #look';
+  const readTools: FunctionTool[] = ['list_files', 'search_files', 'read_file'].map((name) => ({
+    type: 'function',
+    function: { name },
+  }));
+
+  it('lists, searches and reads the workspace first, then writes once those are answered', () => {
+    const looked = respond(ask('L4.executor', user(prompt), { tools: [writeFileTool, ...readTools] })).message;
+    expect(
+      looked.tool_calls?.map((call) => [call.function.name, JSON.parse(call.function.arguments) as unknown]),
+    ).toEqual([
+      ['list_files', { pattern: '**' }],
+      ['search_files', { query: 'hello.md' }],
+      ['read_file', { path: 'hello.md' }],
+    ]);
+    const answered: DemoRequest = {
+      messages: [
+        system('L4.executor'),
+        user(prompt),
+        { role: 'assistant', content: null, tool_calls: looked.tool_calls ?? [] },
+        ...(looked.tool_calls ?? []).map((call) => ({ role: 'tool' as const, tool_call_id: call.id, content: 'x' })),
+      ],
+      tools: [writeFileTool, ...readTools],
+    };
+    const wrote = respond(answered).message;
+    expect(wrote.tool_calls?.map((call) => call.function.name)).toEqual(['write_file']);
+  });
+
+  it('writes at once when the read tools are not offered', () => {
+    const reply = respond(ask('L4.executor', user(prompt), { tools: [writeFileTool] })).message;
+    expect(reply.tool_calls?.map((call) => call.function.name)).toEqual(['write_file']);
+  });
+});
+
 describe('L4 with edit_file', () => {
   const prompt = 'Write hello.md that greets the reader';
   const editFileTool: FunctionTool = {

@@ -20,7 +20,7 @@
  * Replies, by level:
  * - L1: a numbered plan naming the target file and the L2 → L4 → L3 steps.
  * - L2: `Task: ...` and `Acceptance: ...` lines, one task for L4 (see `#ask` and `#approve` below).
- * - L4: if a `tool` message follows the last user message, the text `Wrote <path>.` (finish `stop`). Otherwise,
+ * - L4: if a `write_file` or `edit_file` call is answered, the text `Wrote <path>.` (finish `stop`). Otherwise,
  *   if `edit_file` and `write_file` are both offered and the context (as for L3) has a line
  *   `Workspace file <path> exists` and the file's content as a fenced block under a line
  *   `Current content of <path>:` (workspace-context.ts), whose last non-blank line occurs once in it: one
@@ -50,6 +50,9 @@
  *   `{"verdict":"fail","deltas":["add a closing line to <path>"]}`; afterwards the usual L3 rule. The attempt
  *   number is read from the last line `Attempt: <k>` of the context, which Keel's runtime writes for each
  *   verifier attempt (counting from 1); without such a line it is 1.
+ * - `#look` (L4): while `read_file`, `list_files` and `search_files` are offered and no `read_file` call is
+ *   answered, one reply of three calls: `list_files {"pattern":"**"}`, `search_files {"query":<path>}` and
+ *   `read_file {"path":<path>}`, as a careful executor looks before it writes; then the usual L4 reply.
  * - `#build-fail=N` (L4; N a non-negative integer): while the context's last `Failed builds: <k>` line (0 without
  *   one) has k < N, the executor breaks the build of the template named by the context's `Template: <id> (` line
  *   (build-break.ts): for `ts-library` and `node-service` a second `write_file` call in the same reply writes a
@@ -88,7 +91,7 @@ import {
   splitRequest,
   textOf,
 } from './prompt-contract';
-import { callReply, callsReply, offersTool, toolCall, toolResultFollowsUser } from './tool-use';
+import { callReply, callsReply, offersTool, toolAnswer, toolCall } from './tool-use';
 import { buildBreakFileFor, templateOf } from './build-break';
 import { appendAnchorOf } from './workspace-context';
 
@@ -100,6 +103,8 @@ export const DEMO_MODEL_ID = 'keel-demo';
 export const DEMO_MODEL_DISPLAY_NAME = 'offline demo model';
 export const WRITE_FILE_TOOL = 'write_file';
 export const EDIT_FILE_TOOL = 'edit_file';
+/** The read-only workspace tools `#look` calls (activities/workspace-read.ts). */
+const READ_TOOLS = ['list_files', 'search_files', 'read_file'];
 /** The page `#build-fail=N` links to; no template has it, so a static page's build fails on it. */
 export const BROKEN_LINK_TARGET = 'missing-page.html';
 
@@ -237,10 +242,19 @@ function executorReply(
   userText: string,
 ): { message: AssistantMessage; finish_reason: FinishReason } {
   const file = demoFileFor(userText);
-  if (toolResultFollowsUser(request.messages)) return text(`Wrote ${file.path}.`);
+  const wrote = [WRITE_FILE_TOOL, EDIT_FILE_TOOL].some((name) => toolAnswer(request.messages, name) !== undefined);
+  if (wrote) return text(`Wrote ${file.path}.`);
+  const { context, jobPrompt } = splitRequest(userText);
+  const reads = READ_TOOLS.every((name) => offersTool(request, name));
+  if (directivesOf(jobPrompt).look && reads && toolAnswer(request.messages, 'read_file') === undefined) {
+    return callsReply([
+      toolCall('list_files', { pattern: '**' }),
+      toolCall('search_files', { query: file.path }),
+      toolCall('read_file', { path: file.path }),
+    ]);
+  }
   if (!offersTool(request, WRITE_FILE_TOOL)) return text(file.content);
   // Appending to a file the workspace already has keeps what is there, as a careful executor would.
-  const { context, jobPrompt } = splitRequest(userText);
   const anchor = offersTool(request, EDIT_FILE_TOOL) ? appendAnchorOf(context, file.path) : undefined;
   if (anchor !== undefined) {
     return callReply(

@@ -36,11 +36,6 @@ export function callsReply(calls: ToolCall[]): { message: AssistantMessage; fini
   return { message: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: 'tool_calls' };
 }
 
-/** True when any tool result follows the last user message. */
-export function toolResultFollowsUser(messages: readonly ChatMessage[]): boolean {
-  return turnAfterUser(messages).some((message) => message.role === 'tool');
-}
-
 /**
  * The text of the last tool result answering a call to `name` made after the last user message; undefined while
  * no such call has been answered.

@@ -79,6 +79,27 @@ test('a verifier failing four times escalates to the L2 level that issued the ta
   expect(architect2.status.name).toBe('COMPLETED');
 });
 
+test('#look: the executor lists, searches and reads the workspace before it writes; the next one reads what it wrote', async () => {
+  const events = await follow(await submit('Write hello.md that greets the reader #look'));
+  expect(events.at(-1)?.kind).toBe('final');
+  const executorCalls = events
+    .filter((e) => e.kind === 'tool_call' && e.agent_role === 'L4.executor')
+    .map((e) => String(e.payload.name));
+  // The build's executor, then the chained review's: each looks first, then writes.
+  expect(executorCalls).toEqual([
+    ...['list_files', 'search_files', 'read_file', 'write_file'],
+    ...['list_files', 'search_files', 'read_file', 'write_file'],
+  ]);
+  // Each call's result is the next tool_result after it (the demo model's call ids repeat across the two levels).
+  const readResults = events.flatMap((event, index) =>
+    event.kind === 'tool_call' && event.payload.name === 'read_file'
+      ? [String(events.slice(index).find((e) => e.kind === 'tool_result')?.payload.preview)]
+      : [],
+  );
+  expect(readResults[0]).toContain('hello.md does not exist');
+  expect(readResults[1]).toMatch(/^hello\.md: lines 1-\d+ of \d+/);
+});
+
 test('ask_user pauses the job; the answer through resume reaches the model and the job finishes', async () => {
   const jobId = await submit('Write hello.md that greets the reader #ask');
   let seenPaused = '';

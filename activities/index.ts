@@ -8,6 +8,7 @@ import type { ModelRouter } from '../routing/router';
 import type { SecretStore } from '../secrets/store';
 import type { BlobStore } from '../snapshots/blob-store';
 import { approvalActivities } from './approvals';
+import { budgetActivities } from './budget';
 import { capabilityActivities } from './capabilities';
 import { chatActivities } from './chat';
 import { connectorActivities } from './connectors';
@@ -55,6 +56,7 @@ export function createActivities(deps: ActivityDeps) {
     ...scenarioActivities(),
     ...jobActivities(deps),
     ...modelActivities(deps),
+    ...budgetActivities(deps),
     ...workspaceActivities(deps),
     ...workspaceReadActivities(deps),
     ...snapshotActivities(deps),

@@ -48,8 +48,29 @@ export const EVENT_PAYLOADS = {
     level_cost_usd: usd,
     total_usd: usd,
     limit_usd: usd.nullable(),
+    /** Jobs that reserve their calls: what the level reserved in all (estimates), beside what it settled at. */
+    level_reserved_usd: usd.optional(),
   }),
-  budget_exceeded: z.looseObject({ total_usd: usd, limit_usd: usd.nullable() }),
+  budget_exceeded: z.looseObject({
+    /** Settled plus reserved against the budget (the job's, or for a monthly budget the org's or project's). */
+    total_usd: usd,
+    limit_usd: usd.nullable(),
+    /**
+     * Jobs that pause on their budget (docs/budgets.md): which budget (`job`, `project`, `org`), the level and the
+     * decision's question (`call_id`, answered like any ask_user), the call's estimate, the job's settled and reserved
+     * spend, the answers offered and the default raise.
+     */
+    scope: z.enum(['job', 'project', 'org']).optional(),
+    org_id: z.string().optional(),
+    project_slug: z.string().optional(),
+    level_id: levelId.optional(),
+    call_id: z.string().optional(),
+    estimate_usd: usd.optional(),
+    settled_usd: usd.optional(),
+    reserved_usd: usd.optional(),
+    choices: z.array(z.string()).optional(),
+    default_raise_usd: usd.optional(),
+  }),
   final: z.looseObject({
     agent_message: z.string(),
     summary: z.string(),
@@ -143,7 +164,14 @@ export const EVENT_PAYLOADS = {
   }),
 
   // Agent activity
-  prompt_sent: z.looseObject({ level_id: levelId, round: attempt, preview: z.string() }),
+  prompt_sent: z.looseObject({
+    level_id: levelId,
+    round: attempt,
+    preview: z.string(),
+    /** A job that reserves its calls (docs/budgets.md): this call's reservation and its estimated cost. */
+    reservation_id: z.string().optional(),
+    reserved_usd: usd.optional(),
+  }),
   tool_call: z.looseObject({ level_id: levelId, call_id: z.string(), name: z.string() }),
   tool_result: z.looseObject({ level_id: levelId, call_id: z.string(), preview: z.string() }),
   file_created: z.looseObject({ level_id: levelId, path: z.string(), sha256: z.string(), size_bytes: count }),
@@ -151,7 +179,13 @@ export const EVENT_PAYLOADS = {
   heartbeat: z.looseObject({ level_id: levelId, round: attempt, waiting_ms: count }),
 
   // People
-  ask_user: z.looseObject({ call_id: z.string(), question: z.string(), level_id: levelId }),
+  ask_user: z.looseObject({
+    call_id: z.string(),
+    question: z.string(),
+    level_id: levelId,
+    /** A question that takes only these answers (a budget decision), as offered; free text otherwise. */
+    choices: z.array(z.string()).optional(),
+  }),
   approval_requested: z.looseObject({
     approval_id: z.string(),
     call_id: z.string(),

@@ -11,6 +11,8 @@ export interface PendingQuestion {
   /** The level that asked, e.g. `L2.architect`. */
   role: string;
   question: string;
+  /** A budget decision (docs/budgets.md): the answers it takes; absent for a free-text question. */
+  choices?: string[];
 }
 
 /** A pending approval: decided with `POST /v1/approvals/:id/decide`. */
@@ -68,7 +70,12 @@ async function openQuestions(
     const open = await temporalCall(deps, 'list the questions of a paused job', () =>
       deps.temporal.workflow.getHandle(job.job_id).query(interruptsQuery),
     );
-    return open.slice(0, MAX_LISTED).map((q) => ({ call_id: q.call_id, role: q.role, question: q.question }));
+    return open.slice(0, MAX_LISTED).map((q) => ({
+      call_id: q.call_id,
+      role: q.role,
+      question: q.question,
+      ...(q.choices ? { choices: q.choices } : {}),
+    }));
   } catch (err) {
     log.warn({ err, job_id: job.job_id }, "the paused job's workflow did not list its questions");
     return null;

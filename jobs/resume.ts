@@ -6,8 +6,8 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTerminalStatus, type JobRow } from '../db/jobs';
-import { Conflict, Unavailable } from '../refusals/refusal';
-import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID } from '../workflows/definitions';
+import { Conflict, Invalid, Unavailable } from '../refusals/refusal';
+import { INVALID_BUDGET_DECISION, JOB_NOT_PAUSED, UNKNOWN_CALL_ID } from '../workflows/definitions';
 import { resumeUpdate } from '../workflows/human-input';
 import type { JobsDeps } from './deps';
 import { redactPrompt } from './redact';
@@ -47,6 +47,8 @@ export async function resumeJob(
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
       const code = err.cause.type ? REJECTION_CODES[err.cause.type] : undefined;
       if (code) throw new Conflict(code, err.cause.message);
+      // A budget decision answered with none of its answers: the caller's input, not the job's state.
+      if (err.cause.type === INVALID_BUDGET_DECISION) throw new Invalid('invalid_budget_decision', err.cause.message);
     }
     if (err instanceof WorkflowNotFoundError) throw finished();
     if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {

@@ -2,6 +2,7 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Intent } from './intents';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 import type { Rung } from '../pure/rungs';
+import type { BudgetQuestionTerms } from '../pure/budget-decision';
 
 /** Ids every event of a job carries. */
 export interface JobIds {
@@ -21,7 +22,10 @@ export interface JobInput {
   scenario?: string;
   /** The workflow's edited agent graph, as a scenario; run instead of the `scenario` file when present. */
   graph?: Scenario;
-  /** Per-job cost ceiling in USD; past it the job emits budget_exceeded and stops. */
+  /**
+   * Per-job cost ceiling in USD. Since BUDGET_PAUSE_PATCH a model call that would pass it pauses the job for the
+   * submitter's decision (docs/budgets.md); before it, the job emitted budget_exceeded and stopped.
+   */
   budgetUsd?: number;
   /** While a model call runs longer than this, its level emits a `heartbeat` event this often (ms). */
   heartbeatEveryMs?: number;
@@ -52,8 +56,14 @@ export interface LevelInput {
    * verifier, and a blocking finding fails it.
    */
   review?: boolean;
-  /** What the budget still allows this level to spend. */
+  /** What the budget still allows this level to spend (levels of jobs started before BUDGET_PAUSE_PATCH). */
   budgetRemainingUsd?: number;
+  /**
+   * Set by jobs since BUDGET_PAUSE_PATCH: every model call is reserved before and settled after
+   * (activities/budget.ts), and a call that does not fit the job's ceiling (`ceilingUsd`, null: none) or a monthly
+   * budget pauses the level for the submitter's decision instead of failing it.
+   */
+  budget?: { ceilingUsd: number | null };
   /** `heartbeat` event interval during a long model call (ms); 15 s by default. */
   heartbeatEveryMs?: number;
   /** A non-LLM intent the team lead answers in code (the level is then composed in code). */
@@ -94,6 +104,8 @@ export interface LevelResult {
    * (docs/workspace-snapshots.md). Absent for levels recorded before snapshots, and for a level that failed.
    */
   snapshot?: WorkspaceSnapshotRef;
+  /** A level run with `budget`: the job's ceiling and model tier as the submitter's budget decisions left them. */
+  budget?: { ceilingUsd: number | null; modelTier?: string; reservedUsd: number };
 }
 
 /** A level run's workspace snapshot as its result records it: the manifest's digest, file count and bytes. */
@@ -129,6 +141,8 @@ export interface Interrupt {
   approval_id?: string;
   /** The child workflow that waits, and that receives the answer. */
   workflow_id: string;
+  /** A budget decision (an ask_user question): the answers it takes, so the resume Update refuses any other. */
+  budget?: BudgetQuestionTerms;
 }
 
 /** Child → job: a level started waiting for a person. */
@@ -150,6 +164,13 @@ export const VERIFICATION_FAILED = 'VerificationFailed';
  * carries what it spent as `details[0]`, which the job adds to its total.
  */
 export const BUDGET_EXCEEDED = 'BudgetExceeded';
+/**
+ * The submitter answered a budget decision with `stop` (error code `budget_exceeded`, status `cancelled`). The level's
+ * failure carries what it spent as `details[0]`, like BUDGET_EXCEEDED.
+ */
+export const BUDGET_STOPPED = 'BudgetStopped';
+/** The resume Update's validator: the answer is none of a budget decision's answers (400 invalid_budget_decision). */
+export const INVALID_BUDGET_DECISION = 'InvalidBudgetDecision';
 /** The resume Update's validator: the job waits on no `ask_user` question (the API answers 409 job_not_paused). */
 export const JOB_NOT_PAUSED = 'JobNotPaused';
 /** The resume Update's validator: the job waits on other questions (409 unknown_call_id). */

@@ -1,5 +1,6 @@
 import { ApplicationFailure, defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, type Interrupt } from './definitions';
+import { INVALID_BUDGET_DECISION, JOB_NOT_PAUSED, UNKNOWN_CALL_ID, type Interrupt } from './definitions';
+import { budgetChoices, parseBudgetDecision } from '../pure/budget-decision';
 
 /**
  * Temporal messages that carry a human's answer into a running job, and the bookkeeping of the waits they answer. The
@@ -42,6 +43,8 @@ export interface PendingInterrupt {
   question: string;
   /** The level that asked, e.g. `L2.architect`. */
   role: string;
+  /** A budget decision: the answers it takes (any other is refused). */
+  choices?: string[];
 }
 
 /** Query: the job's open questions, empty when it is not paused. */
@@ -136,16 +139,32 @@ export class PendingInput {
 
   /** The open `ask_user` questions, as the interrupts query answers them (approvals and tasks are answered elsewhere). */
   questions(): PendingInterrupt[] {
-    return this.asks().map((i) => ({ call_id: i.call_id, question: i.text, role: i.role }));
+    return this.asks().map((i) => ({
+      call_id: i.call_id,
+      question: i.text,
+      role: i.role,
+      ...(i.budget ? { choices: budgetChoices(i.budget.scope, i.budget.defaultRaiseUsd, i.budget.cheaperTier) } : {}),
+    }));
   }
 
-  /** Why an answer to `callId` is refused now (answerRefusal over the open questions), or undefined. */
-  refusal(callId: string): ApplicationFailure | undefined {
-    return answerRefusal(
+  /**
+   * Why an answer to `callId` is refused now (answerRefusal over the open questions), or undefined. A budget decision
+   * takes only its answers (pure/budget-decision.ts): any other is refused, so the person who gave it hears so at once.
+   */
+  refusal(callId: string, answer?: string): ApplicationFailure | undefined {
+    const refused = answerRefusal(
       this.jobId,
       callId,
       this.asks().map((i) => i.call_id),
     );
+    const terms = this.open.get(callId)?.budget;
+    if (refused || !terms || answer === undefined) return refused;
+    if (parseBudgetDecision(answer, terms.scope, terms.defaultRaiseUsd, terms.cheaperTier)) return undefined;
+    const choices = budgetChoices(terms.scope, terms.defaultRaiseUsd, terms.cheaperTier);
+    return ApplicationFailure.create({
+      type: INVALID_BUDGET_DECISION,
+      message: `job ${this.jobId} waits on a budget decision: answer one of ${choices.map((c) => `"${c}"`).join(', ')}`,
+    });
   }
 
   private asks(): Interrupt[] {

@@ -1,4 +1,4 @@
-import type { JobProgress, LevelResult } from './definitions';
+import type { JobInput, JobProgress, LevelResult } from './definitions';
 import { PendingInput, type AppendedPrompt } from './human-input';
 import { strongestRung } from '../pure/rungs';
 
@@ -39,8 +39,14 @@ export class JobState {
   /** What a product build's release left: its URL and a note for the summary. */
   release: { url?: string; note: string } | undefined;
 
-  constructor(jobId: string) {
+  /** The job's ceiling and model tier: the input's, then as the submitter's budget decisions changed them. */
+  budgetUsd: number | undefined;
+  modelTier: string | undefined;
+
+  constructor(jobId: string, input: Pick<JobInput, 'budgetUsd' | 'modelTier'>) {
     this.pending = new PendingInput(jobId);
+    this.budgetUsd = input.budgetUsd;
+    this.modelTier = input.modelTier;
   }
 
   /** Counts a new run of `role` and returns its attempt number (1 for the first). */

@@ -23,6 +23,7 @@ import { KEEL_KIND, KEEL_STATUS } from '../pure/search-attributes';
 import {
   answerSignal,
   BUDGET_EXCEEDED,
+  BUDGET_STOPPED,
   interruptClearedSignal,
   interruptRaisedSignal,
   JOB_CLOSING,
@@ -46,7 +47,13 @@ import { runLevel } from './level';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
-import { COMPACT_HISTORY_PATCH, LOCAL_BOOKKEEPING_PATCH, RELAY_INTERRUPTS_PATCH, REVIEW_LEADS_PATCH } from './patches';
+import {
+  BUDGET_PAUSE_PATCH,
+  COMPACT_HISTORY_PATCH,
+  LOCAL_BOOKKEEPING_PATCH,
+  RELAY_INTERRUPTS_PATCH,
+  REVIEW_LEADS_PATCH,
+} from './patches';
 
 const bookkeepingActivities = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -73,6 +80,8 @@ interface JobRun {
   book: typeof bookkeepingActivities;
   /** COMPACT_HISTORY_PATCH: each level appends the team lead's handoff itself. */
   compact: boolean;
+  /** BUDGET_PAUSE_PATCH: levels reserve their calls and pause on a budget; the job does not fail on its total. */
+  pausing: boolean;
   product: ReturnType<typeof productBuildFor>;
   state: JobState;
 }
@@ -90,8 +99,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   // Decided before the first command, so a job recorded before the patch replays its activities as they ran.
   const book = patched(LOCAL_BOOKKEEPING_PATCH) ? bookkeepingLocalActivities : bookkeepingActivities;
   const compact = patched(COMPACT_HISTORY_PATCH);
-  const state = new JobState(jobId);
-  const run: JobRun = { input, jobId, emit, book, compact, product: productBuildFor(input, emit), state };
+  const pausing = patched(BUDGET_PAUSE_PATCH);
+  const state = new JobState(jobId, input);
+  const run: JobRun = { input, jobId, emit, book, compact, pausing, product: productBuildFor(input, emit), state };
   wireHandlers(run);
   try {
     // Inside the try: a job cancelled before a worker took it is cancelled here, and still ends with its error event.
@@ -165,8 +175,8 @@ function wireHandlers({ jobId, emit, state }: JobRun): void {
       return { accepted: true as const };
     },
     {
-      validator: ({ call_id }: ResumeInput) => {
-        const refused = pending.refusal(call_id);
+      validator: ({ call_id, answer }: ResumeInput) => {
+        const refused = pending.refusal(call_id, answer);
         if (refused) throw refused;
       },
     },
@@ -230,18 +240,27 @@ async function runChild(
       state.spentUsd += Number((overrun.details as unknown[] | undefined)?.[0] ?? 0);
       await emit(JOB_ROLE, 'budget_exceeded', { total_usd: state.spentUsd, limit_usd: input.budgetUsd ?? null });
     }
+    // Stopped at a budget decision: the level already said budget_exceeded when it paused.
+    const stopped = failureOfType(err, BUDGET_STOPPED);
+    if (stopped) state.spentUsd += Number((stopped.details as unknown[] | undefined)?.[0] ?? 0);
     throw err;
   }
   state.account(level.role, result);
+  // The submitter's decisions while the level was paused hold for the levels after it.
+  if (result.budget) {
+    state.budgetUsd = result.budget.ceilingUsd ?? undefined;
+    state.modelTier = result.budget.modelTier;
+  }
   if (result.costUsd > 0 || input.budgetUsd !== undefined) {
     await emit(JOB_ROLE, 'budget_consumed', {
       level_id: levelWorkflowId(jobId, level.role, attempt),
       level_cost_usd: result.costUsd,
       total_usd: state.spentUsd,
-      limit_usd: input.budgetUsd ?? null,
+      limit_usd: state.budgetUsd ?? null,
+      ...(result.budget ? { level_reserved_usd: result.budget.reservedUsd } : {}),
     });
   }
-  if (input.budgetUsd !== undefined && state.spentUsd > input.budgetUsd) {
+  if (!run.pausing && input.budgetUsd !== undefined && state.spentUsd > input.budgetUsd) {
     await emit(JOB_ROLE, 'budget_exceeded', { total_usd: state.spentUsd, limit_usd: input.budgetUsd });
     throw ApplicationFailure.create({
       type: BUDGET_EXCEEDED,
@@ -254,7 +273,7 @@ async function runChild(
 
 /** The child workflow of one level run: a readable id, its search attributes and summary, and its input. */
 function levelChildOptions(
-  { input, jobId, state, compact }: JobRun,
+  { input, jobId, state, compact, pausing }: JobRun,
   level: ScenarioLevel,
   attempt: number,
   context: EarlierOutput[],
@@ -277,10 +296,12 @@ function levelChildOptions(
         level,
         request: input.prompt,
         context,
-        modelTier: input.modelTier,
+        modelTier: state.modelTier,
         verifyAttempt: extra.verifyAttempt,
         ...(extra.review ? { review: true } : {}),
-        budgetRemainingUsd: input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - state.spentUsd) : undefined,
+        budgetRemainingUsd:
+          !pausing && input.budgetUsd !== undefined ? Math.max(0, input.budgetUsd - state.spentUsd) : undefined,
+        ...(pausing ? { budget: { ceilingUsd: state.budgetUsd ?? null } } : {}),
         heartbeatEveryMs: input.heartbeatEveryMs,
         intent: extra.intent,
         ...(handoff && compact ? { handoff } : {}),
@@ -528,7 +549,8 @@ async function finishJob(run: JobRun, intent: Intent): Promise<JobResult> {
 /** The job's end on a failure or a cancellation: status, run graph and the `error` event are written regardless. */
 async function failJob({ jobId, emit, book, state }: JobRun, err: unknown): Promise<never> {
   state.closing = true;
-  const cancelled = isCancellation(err);
+  // Stopped by the submitter at a budget decision: cancelled by them, with the budget as the reason.
+  const cancelled = isCancellation(err) || failureOfType(err, BUDGET_STOPPED) !== undefined;
   state.progress.status = cancelled ? 'cancelled' : 'failed';
   // The terminal event and status must be written even though this workflow is being cancelled.
   await CancellationScope.nonCancellable(async () => {
@@ -536,17 +558,22 @@ async function failJob({ jobId, emit, book, state }: JobRun, err: unknown): Prom
     await book.markJobStatus({
       jobId,
       status: cancelled ? 'cancelled' : 'failed',
-      error: { code: cancelled ? 'cancelled' : errorCode(err), message: describe(err) },
+      error: { code: cancelled ? cancelCode(err) : errorCode(err), message: describe(err) },
     });
     await book.archiveRunGraph({ jobId, outcome: cancelled ? 'cancelled' : 'failed' });
     await emit(JOB_ROLE, 'error', {
       retryable: !cancelled && !isNonRetryable(err),
-      code: cancelled ? 'cancelled' : errorCode(err),
-      message: cancelled ? 'the job was cancelled' : describe(err),
+      code: cancelled ? cancelCode(err) : errorCode(err),
+      message: cancelled && isCancellation(err) ? 'the job was cancelled' : describe(err),
     });
   });
   upsertSearchAttributes([{ key: KEEL_STATUS, value: state.progress.status }]);
   throw err;
+}
+
+/** A cancellation's code: `budget_exceeded` when the submitter stopped the job at a budget decision. */
+function cancelCode(err: unknown): string {
+  return failureOfType(err, BUDGET_STOPPED) ? 'budget_exceeded' : 'cancelled';
 }
 
 /** The failure's own type where Keel gave it one (budget, verification), else a generic code. */

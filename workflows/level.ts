@@ -19,6 +19,8 @@ import { parseToolArguments } from '../pure/tool-arguments';
 import {
   answerSignal,
   BUDGET_EXCEEDED,
+  BUDGET_STOPPED,
+  JOB_ROLE,
   interruptClearedSignal,
   interruptRaisedSignal,
   TOOL_ROUNDS_EXHAUSTED,
@@ -34,6 +36,14 @@ import { parseReview } from '../pure/review-leads';
 import { toolsFor } from './tools';
 import { LEVEL_ACTIVITY_RETRY } from './activity-retry';
 import { fallbackAfterWalk, fallbackAtRouting } from './provider-fallback';
+import {
+  budgetChoices,
+  budgetQuestion,
+  cheaperTier,
+  defaultRaiseUsd,
+  parseBudgetDecision,
+  type BudgetQuestionTerms,
+} from '../pure/budget-decision';
 import { PROVIDER_FALLBACK_PATCH, RAISE_BEFORE_ANNOUNCE_PATCH, WORKSPACE_SNAPSHOT_PATCH } from './patches';
 
 const { routeLevel, callModel } = proxyActivities<Activities>({
@@ -45,11 +55,19 @@ const { routeLevel, callModel } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 });
 
-const { runWorkspaceTool, readWorkspace, createApproval, markJobStatus, searchKnowledgeBase } =
-  proxyActivities<Activities>({
-    startToCloseTimeout: '30 seconds',
-    retry: LEVEL_ACTIVITY_RETRY,
-  });
+const {
+  runWorkspaceTool,
+  readWorkspace,
+  createApproval,
+  markJobStatus,
+  searchKnowledgeBase,
+  reserveModelCall,
+  settleModelCall,
+  releaseModelCall,
+} = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: LEVEL_ACTIVITY_RETRY,
+});
 
 // Reads the job's changed files and stores their blobs: longer than a bookkeeping write, and it heartbeats per file.
 const { snapshotWorkspace } = proxyActivities<Activities>({
@@ -80,6 +98,8 @@ interface LevelRun {
   decisions: Map<string, { decision: 'approve' | 'reject'; comment?: string }>;
   /** Files the level's tools wrote, in order. */
   createdFiles: string[];
+  /** A level of a job that reserves its calls (LevelInput.budget): the ceiling and tier as decisions left them. */
+  spend?: { ceilingUsd: number | null; tier: string | undefined; reservedUsd: number };
 }
 
 /** What a level's model calls add up to. */
@@ -113,6 +133,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     answers: new Map(),
     decisions: new Map(),
     createdFiles: [],
+    ...(input.budget ? { spend: { ceilingUsd: input.budget.ceilingUsd, tier: input.modelTier, reservedUsd: 0 } } : {}),
   };
   setHandler(answerSignal, ({ call_id, answer }) => void run.answers.set(call_id, answer));
   setHandler(approvalDecisionSignal, (d) => void run.decisions.set(d.approval_id, d));
@@ -170,13 +191,17 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
 }
 
 /** Routes the level to its candidates (a level offered tools needs a model that calls them) and says so. */
-async function routeFor({ input, levelId, role, emit }: LevelRun, offersTools: boolean): Promise<Route> {
+async function routeFor(
+  { input, levelId, role, emit }: LevelRun,
+  offersTools: boolean,
+  tier: string | undefined = input.modelTier,
+): Promise<Route> {
   const declared = input.level.requirements ?? [];
   const requirements =
     offersTools && !declared.includes('code_generation') ? [...declared, 'code_generation'] : declared;
   const route = await routeLevel({
     role,
-    budget: input.modelTier,
+    budget: tier,
     requirements,
     effort: input.level.effort,
     pins: input.level.pins,
@@ -216,8 +241,19 @@ async function converse(
   let candidates = route.candidates;
   const maxRounds = input.maxToolRounds ?? 8;
   for (let round = 1; ; round += 1) {
-    await emit(role, 'prompt_sent', { level_id: levelId, round, preview: preview(messages.at(-1)?.content ?? '') });
-    const reply = await withHeartbeats(run, callModel({ candidates, messages, tools }), round);
+    const reserved = run.spend
+      ? await reserveCall(run, candidates, messages, round, tools !== undefined, tally)
+      : undefined;
+    if (reserved) candidates = reserved.candidates;
+    await emit(role, 'prompt_sent', {
+      level_id: levelId,
+      round,
+      preview: preview(messages.at(-1)?.content ?? ''),
+      ...(reserved ? { reservation_id: reserved.id, reserved_usd: reserved.estimateUsd } : {}),
+    });
+    const reply = reserved
+      ? await settledCall(run, reserved.id, withHeartbeats(run, callModel({ candidates, messages, tools }), round))
+      : await withHeartbeats(run, callModel({ candidates, messages, tools }), round);
     for (const hop of reply.hops) await emit(role, 'model_fallback', { level_id: levelId, ...hop });
     if (reply.reasoning)
       await emit(role, 'thinking', { level_id: levelId, round, summary: preview(reply.reasoning, 2000) });
@@ -232,7 +268,7 @@ async function converse(
       const walked = fallbackAfterWalk(levelId, intended, answered, reply.hops);
       if (walked) await emit(role, 'provider_fallback', walked);
     }
-    if (input.budgetRemainingUsd !== undefined && tally.costUsd > input.budgetRemainingUsd) {
+    if (!run.spend && input.budgetRemainingUsd !== undefined && tally.costUsd > input.budgetRemainingUsd) {
       throw ApplicationFailure.create({
         type: BUDGET_EXCEEDED,
         message: `${role} spent $${tally.costUsd.toFixed(6)}, past the $${input.budgetRemainingUsd.toFixed(6)} left in the job's budget`,
@@ -267,7 +303,7 @@ async function converse(
 
 /** A level's successful end: its verdict (a verifier's or a review's), `level_finished`, `node_finished`. */
 async function finishLevel(
-  { input, levelId, role, attempt, emit, createdFiles }: LevelRun,
+  { input, levelId, role, attempt, emit, createdFiles, spend }: LevelRun,
   tally: LevelTally,
   verifying: boolean,
   startedAt: string,
@@ -318,7 +354,110 @@ async function finishLevel(
     completionTokens,
     ...answeredBy,
     ...(snapshot ? { snapshot } : {}),
+    ...(spend
+      ? { budget: { ceilingUsd: spend.ceilingUsd, modelTier: spend.tier, reservedUsd: spend.reservedUsd } }
+      : {}),
   };
+}
+
+/**
+ * The call's reservation, settled at the reply's cost once it came, released if the call failed or was cancelled
+ * (then nothing was charged). The settlement and the release run even while the level is being cancelled.
+ */
+async function settledCall<T extends { costUsd: number }>(run: LevelRun, reservationId: string, call: Promise<T>) {
+  const jobId = run.input.ids.job_id;
+  let reply: T;
+  try {
+    reply = await call;
+  } catch (err) {
+    await CancellationScope.nonCancellable(() => releaseModelCall({ reservationId }));
+    throw err;
+  }
+  await CancellationScope.nonCancellable(() => settleModelCall({ reservationId, jobId, costUsd: reply.costUsd }));
+  return reply;
+}
+
+/**
+ * Reserves the next call's estimated cost before it is made. A call that does not fit pauses the level with a
+ * `budget_exceeded` event and a budget decision (an ask_user question, answered wherever questions are): raise the
+ * ceiling, continue on a cheaper tier (the level is routed again), retry (a monthly budget an admin raised) or stop.
+ * The level then reserves again, so it resumes at this very call: nothing before it runs twice or is charged twice.
+ */
+async function reserveCall(
+  run: LevelRun,
+  candidates: Route['candidates'],
+  messages: ChatMessage[],
+  round: number,
+  offersTools: boolean,
+  tally: LevelTally,
+): Promise<{ id: string; estimateUsd: number; candidates: Route['candidates'] }> {
+  const { input, levelId, role, emit, answers } = run;
+  const spend = run.spend!;
+  const promptChars = messages.reduce((sum, m) => sum + (m.content?.length ?? 0), 0);
+  for (let ask = 1; ; ask += 1) {
+    const id = `${levelId}#${round}.${ask}`;
+    const target = candidates[0];
+    const outcome = await reserveModelCall({
+      reservationId: id,
+      jobId: input.ids.job_id,
+      levelId,
+      provider: target?.provider ?? '',
+      model: target?.model ?? '',
+      promptChars,
+      ceilingUsd: spend.ceilingUsd,
+    });
+    if (outcome.ok) {
+      spend.reservedUsd += outcome.estimateUsd;
+      return { id, estimateUsd: outcome.estimateUsd, candidates };
+    }
+    const cheaper = cheaperTier(spend.tier);
+    const raise = defaultRaiseUsd(outcome.committedUsd + outcome.estimateUsd - outcome.limitUsd, outcome.limitUsd);
+    const choices = budgetChoices(outcome.scope, raise, cheaper);
+    const terms: BudgetQuestionTerms = {
+      scope: outcome.scope,
+      defaultRaiseUsd: raise,
+      ...(cheaper ? { cheaperTier: cheaper } : {}),
+    };
+    const callId = `budget-${id}`;
+    const question = budgetQuestion({ ...outcome, choices });
+    await waitForPerson(
+      run,
+      { kind: 'ask_user', call_id: callId, text: question, budget: terms },
+      async () => {
+        await emit(JOB_ROLE, 'budget_exceeded', {
+          total_usd: outcome.committedUsd,
+          limit_usd: outcome.limitUsd,
+          scope: outcome.scope,
+          ...(outcome.org_id ? { org_id: outcome.org_id } : {}),
+          ...(outcome.project_slug ? { project_slug: outcome.project_slug } : {}),
+          level_id: levelId,
+          call_id: callId,
+          estimate_usd: outcome.estimateUsd,
+          settled_usd: outcome.settledUsd,
+          reserved_usd: outcome.reservedUsd,
+          choices,
+          default_raise_usd: raise,
+        });
+        await emit(role, 'ask_user', { call_id: callId, question, level_id: levelId, choices });
+      },
+      () => answers.has(callId),
+    );
+    // The job's validator took only an answer that parses; one relayed another way (a work item) asks again.
+    const decision = parseBudgetDecision(answers.get(callId)!, outcome.scope, raise, cheaper) ?? { kind: 'retry' };
+    if (decision.kind === 'stop') {
+      throw ApplicationFailure.create({
+        type: BUDGET_STOPPED,
+        message: `stopped at the budget decision: ${question.split('. Answer')[0]}`,
+        nonRetryable: true,
+        details: [tally.costUsd],
+      });
+    }
+    if (decision.kind === 'raise') spend.ceilingUsd = (spend.ceilingUsd ?? outcome.limitUsd) + decision.usd;
+    if (decision.kind === 'downgrade' && cheaper) {
+      spend.tier = cheaper;
+      candidates = (await routeFor(run, offersTools, cheaper)).candidates;
+    }
+  }
 }
 
 /**
@@ -514,7 +653,13 @@ async function requestApproval(run: LevelRun, callId: string, args: Record<strin
  */
 async function waitForPerson(
   { input, levelId, parentId, role }: LevelRun,
-  interrupt: { kind: 'ask_user' | 'approval'; call_id: string; text: string; approval_id?: string },
+  interrupt: {
+    kind: 'ask_user' | 'approval';
+    call_id: string;
+    text: string;
+    approval_id?: string;
+    budget?: BudgetQuestionTerms;
+  },
   announce: () => Promise<unknown>,
   answered: () => boolean,
 ): Promise<void> {

@@ -44,3 +44,10 @@ export const TRACING_PATCH = 'keel-otel-tracing';
  * with the level's result; docs/workspace-snapshots.md). Levels recorded before it replay without the activity.
  */
 export const WORKSPACE_SNAPSHOT_PATCH = 'workspace-snapshot-per-level-run';
+
+/**
+ * 2026-11-28: a job reserves every model call of its levels before it and settles it after, and a call that would pass
+ * the job's ceiling or a monthly budget pauses the job for the submitter's decision (raise, a cheaper tier, stop)
+ * instead of failing it; the job no longer fails on its total after a level (docs/budgets.md).
+ */
+export const BUDGET_PAUSE_PATCH = 'budget-pause-and-reservations';

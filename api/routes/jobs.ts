@@ -64,7 +64,17 @@ export const JobSchema = z.object({
   pending: z
     .object({
       questions: z
-        .array(z.object({ call_id: z.string(), role: z.string(), question: z.string() }))
+        .array(
+          z.object({
+            call_id: z.string(),
+            role: z.string(),
+            question: z.string(),
+            choices: z
+              .array(z.string())
+              .optional()
+              .describe('a budget decision (docs/budgets.md): the answers it takes, e.g. "raise by $2.00", "stop"'),
+          }),
+        )
         .nullable()
         .describe('open ask_user questions: answer with POST /v1/jobs/{id}/resume and the call_id'),
       approvals: z

@@ -199,7 +199,7 @@ test('GET /v1/models lists every catalog model with price, live free quota, conf
   expect(find('demo')).toMatchObject({ display_name: 'offline demo model', configured: true });
 });
 
-test('a job past its budget emits budget_exceeded and ends with error budget_exceeded', async () => {
+test('a call that would pass the budget pauses the job before it is made; "stop" ends it with budget_exceeded', async () => {
   const capped = await startKeel({
     ...infra,
     catalog: pointedAtFakes(shipped),
@@ -209,26 +209,36 @@ test('a job past its budget emits budget_exceeded and ends with error budget_exc
   });
   try {
     await capped.startWorker();
-    // The team lead's call costs (2000 × $0.00015 + 100 × $0.0006) / 1000 ≈ $0.00036, past the $0.0001 budget.
-    openai.enqueue(
-      openAIReplies.text('Plan: 1. write hello.md', {
-        model: 'gpt-4o-mini',
-        usage: { promptTokens: 2000, completionTokens: 100 },
-      }),
-    );
+    const calls = openai.requests.length;
     const response = await fetch(`${capped.baseUrl}/v1/chat`, {
       method: 'POST',
       headers: { authorization: `Bearer ${capped.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ prompt: 'Write hello.md that greets the reader' }),
     });
     const { job_id: jobId } = (await response.json()) as { job_id: string };
+    // The team lead's first call on gpt-4o-mini is estimated from its prompt and the catalog's price at more than
+    // the $0.0001 budget: the job pauses on the submitter's decision instead of making it.
     const events: EventEnvelope[] = [];
-    for await (const event of streamJobEvents({ baseUrl: capped.baseUrl, token: capped.token, jobId }))
+    for await (const event of streamJobEvents({ baseUrl: capped.baseUrl, token: capped.token, jobId })) {
       events.push(event);
+      if (event.kind === 'ask_user') break;
+    }
     const exceeded = events.find((e) => e.kind === 'budget_exceeded');
-    expect(exceeded?.payload).toMatchObject({ limit_usd: 0.0001 });
-    expect(exceeded?.payload.total_usd as number).toBeGreaterThan(0.0001);
-    expect(events.at(-1)).toMatchObject({ kind: 'error', payload: { code: 'budget_exceeded', retryable: false } });
+    expect(exceeded?.payload).toMatchObject({ scope: 'job', limit_usd: 0.0001, total_usd: 0 });
+    expect(exceeded?.payload.estimate_usd as number).toBeGreaterThan(0.0001);
+    expect(openai.requests.length).toBe(calls);
+    const callId = exceeded!.payload.call_id as string;
+    const resumed = await fetch(`${capped.baseUrl}/v1/jobs/${jobId}/resume`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${capped.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ call_id: callId, answer: 'stop' }),
+    });
+    expect(resumed.status).toBe(200);
+    const rest: EventEnvelope[] = [];
+    for await (const event of streamJobEvents({ baseUrl: capped.baseUrl, token: capped.token, jobId }))
+      rest.push(event);
+    expect(rest.at(-1)).toMatchObject({ kind: 'error', payload: { code: 'budget_exceeded', retryable: false } });
+    expect(openai.requests.length).toBe(calls);
   } finally {
     await capped.close();
   }

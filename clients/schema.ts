@@ -580,6 +580,8 @@ export interface paths {
                       call_id: string;
                       role: string;
                       question: string;
+                      /** @description a budget decision (docs/budgets.md): the answers it takes, e.g. "raise by $2.00", "stop" */
+                      choices?: string[];
                     }[]
                   | null;
                 /** @description pending approvals: decide with POST /v1/approvals/{id}/decide */

@@ -1,5 +1,5 @@
 import type { ApplicationFailure } from '@temporalio/workflow';
-import { JOB_NOT_PAUSED, UNKNOWN_CALL_ID, type Interrupt } from './definitions';
+import { INVALID_BUDGET_DECISION, JOB_NOT_PAUSED, UNKNOWN_CALL_ID, type Interrupt } from './definitions';
 import { answerRefusal, PendingInput } from './human-input';
 
 const ask = (call_id: string): Interrupt => ({
@@ -62,5 +62,37 @@ describe('PendingInput', () => {
     expect(pending.known('call-1')).toBe(true);
     expect(pending.wasAnswered('call-1')).toBe(true);
     expect(pending.known('call-2')).toBe(false);
+  });
+});
+
+describe('a budget decision', () => {
+  const budget: Interrupt = {
+    ...ask('budget-job-1/L2.architect/1#3.1'),
+    budget: { scope: 'job', defaultRaiseUsd: 1.25, cheaperTier: 'free' },
+  };
+
+  test('takes its answers and refuses any other, naming them; is listed with its choices', () => {
+    const pending = new PendingInput('job-1');
+    pending.raise(budget);
+    expect(pending.refusal(budget.call_id, 'raise by $3')).toBeUndefined();
+    expect(pending.refusal(budget.call_id, 'stop')).toBeUndefined();
+    expect(refusalOf(pending.refusal(budget.call_id, 'sure'))).toEqual({
+      type: INVALID_BUDGET_DECISION,
+      message: 'job job-1 waits on a budget decision: answer one of "raise by $1.25", "downgrade to free", "stop"',
+    });
+    expect(pending.questions()).toEqual([
+      {
+        call_id: budget.call_id,
+        question: budget.text,
+        role: budget.role,
+        choices: ['raise by $1.25', 'downgrade to free', 'stop'],
+      },
+    ]);
+  });
+
+  test('an ordinary question still takes any answer', () => {
+    const pending = new PendingInput('job-1');
+    pending.raise(ask('call-1'));
+    expect(pending.refusal('call-1', 'sure')).toBeUndefined();
   });
 });

@@ -31,7 +31,7 @@ export const apiEnv = z.object({
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).default(15_000),
   /** How often an idle SSE stream re-reads the database in case a live message was lost (ms). */
   STREAM_POLL_MS: z.coerce.number().int().min(100).default(2_000),
-  /** Per-job cost ceiling in USD: past it the job emits budget_exceeded and stops. */
+  /** Per-job cost ceiling in USD: a call that would pass it pauses the job for a budget decision (docs/budgets.md). */
   JOB_BUDGET_USD: z.coerce.number().positive().default(5),
   /** The highest per-job ceiling a submission may ask for (`budget_usd` of POST /v1/chat), in USD. */
   JOB_BUDGET_MAX_USD: z.coerce.number().positive().default(50),

@@ -37,7 +37,8 @@ export const ChatRequestSchema = z.strictObject({
     })
     .optional(),
   /**
-   * The job's cost ceiling in USD: past it the job stops with `budget_exceeded`. At most the deployment's maximum
+   * The job's cost ceiling in USD: a model call that would pass it pauses the job with `budget_exceeded` and a budget
+   * decision for the submitter (docs/budgets.md). At most the deployment's maximum
    * (JOB_BUDGET_MAX_USD, 400 `budget_above_maximum` above it); the deployment's JOB_BUDGET_USD when absent.
    */
   budget_usd: z.number().positive().max(1_000_000).optional(),

@@ -16,6 +16,8 @@ interface JobPlan {
   file: string;
   name: string;
   prompt: string;
+  /** Submitted through `POST /v1/chat` with this job ceiling (`budget_usd`) rather than as a new workflow. */
+  budgetUsd?: number;
   /** What a person does when an event arrives. */
   react?: (event: EventEnvelope, keel: KeelUnderTest, workflowId: string) => Promise<void>;
 }
@@ -77,6 +79,16 @@ const PLANS: JobPlan[] = [
   },
   { file: 'command', name: 'a /echo command answered in code', prompt: '/echo replay' },
   {
+    file: 'budget-pause',
+    name: 'paused on its budget ($5 ceiling, $2 calls), raised through resume',
+    prompt: 'Write hello.md that greets the reader #cost=2',
+    budgetUsd: 5,
+    react: async (event, keel) => {
+      if (event.kind === 'ask_user' && String(event.payload.call_id).startsWith('budget-'))
+        await post(keel, `/v1/jobs/${event.job_id}/resume`, { call_id: event.payload.call_id, answer: 'raise by $20' });
+    },
+  },
+  {
     file: 'product',
     name: 'a product build: gates, template, design, a failed build, a blocking security review, a human task',
     prompt: 'Build a landing page for a bakery #build #clarify #build-fail=1 #security-block=2',
@@ -94,9 +106,13 @@ const PLANS: JobPlan[] = [
 ];
 
 async function record(keel: KeelUnderTest, plan: JobPlan): Promise<RecordedJob> {
-  const created = await post(keel, '/v1/workflows', { prompt: plan.prompt });
+  const created =
+    plan.budgetUsd === undefined
+      ? await post(keel, '/v1/workflows', { prompt: plan.prompt })
+      : await post(keel, '/v1/chat', { prompt: plan.prompt, budget_usd: plan.budgetUsd });
   const jobId = created.job_id as string;
-  const workflowId = (created.workflow as { workflow_id: string }).workflow_id;
+  const workflowId =
+    (created.workflow as { workflow_id: string } | undefined)?.workflow_id ?? (created.workflow_id as string);
   for await (const event of streamJobEvents({ baseUrl: keel.baseUrl, token: keel.token, jobId })) {
     await plan.react?.(event, keel, workflowId);
   }

@@ -34,6 +34,7 @@ test('there are recorded histories of every representative job', () => {
       'cancel.json.gz',
       'follow-up.json.gz',
       'product.json.gz',
+      'budget-pause.json.gz',
     ]),
   );
 });

@@ -444,6 +444,17 @@ async function reserveCall(
     );
     // The job's validator took only an answer that parses; one relayed another way (a work item) asks again.
     const decision = parseBudgetDecision(answers.get(callId)!, outcome.scope, raise, cheaper) ?? { kind: 'retry' };
+    if (decision.kind === 'raise') spend.ceilingUsd = (spend.ceilingUsd ?? outcome.limitUsd) + decision.usd;
+    if (decision.kind === 'downgrade') spend.tier = cheaper;
+    // What was decided, as the question's result: readers that close a question on its tool_result (the console, the
+    // questions list) see it answered, and the stream says what the job does next.
+    const taken =
+      decision.kind === 'raise'
+        ? `raise by $${decision.usd.toFixed(2)}: the job's ceiling is now $${spend.ceilingUsd!.toFixed(2)}`
+        : decision.kind === 'downgrade'
+          ? `downgrade to ${cheaper}`
+          : decision.kind;
+    await emit(role, 'tool_result', { level_id: levelId, call_id: callId, preview: `budget decision: ${taken}` });
     if (decision.kind === 'stop') {
       throw ApplicationFailure.create({
         type: BUDGET_STOPPED,
@@ -452,11 +463,7 @@ async function reserveCall(
         details: [tally.costUsd],
       });
     }
-    if (decision.kind === 'raise') spend.ceilingUsd = (spend.ceilingUsd ?? outcome.limitUsd) + decision.usd;
-    if (decision.kind === 'downgrade' && cheaper) {
-      spend.tier = cheaper;
-      candidates = (await routeFor(run, offersTools, cheaper)).candidates;
-    }
+    if (decision.kind === 'downgrade') candidates = (await routeFor(run, offersTools, cheaper)).candidates;
   }
 }
 

@@ -151,6 +151,10 @@ test('pause → raise → the job resumes at the call it paused at: no level re-
   expect(done.status).toBe('completed');
   expect(done.cost_usd).toBeCloseTo(calls * 0.25, 6);
   expect(events.at(-1)!.payload.cost_usd).toBeCloseTo(calls * 0.25, 6);
+  // The stream says what was decided, as the question's result.
+  expect(kinds(events, 'tool_result').find((e) => e.payload.call_id === callId)?.payload.preview).toBe(
+    "budget decision: raise by $5.00: the job's ceiling is now $6.00",
+  );
   // The later levels were told the raised ceiling: $1 + $5.
   expect(kinds(events, 'budget_consumed').at(-1)!.payload.limit_usd).toBe(6);
   // The decision is audited: who answered what.

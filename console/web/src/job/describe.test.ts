@@ -192,6 +192,14 @@ describe('every event kind of the catalog has a readable row', () => {
     expect(peopleNamedBy([assigned, event('ui_action', SAMPLES.ui_action)])).toEqual(['usr-7']);
   });
 
+  it('says a job paused on its budget waits for a decision, and which budget', () => {
+    const paused = (scope: string) =>
+      describeEvent(event('budget_exceeded', { total_usd: 1, limit_usd: 1, scope, call_id: 'budget-x' })).title;
+    expect(paused('job')).toBe("Budget reached (the job's): waiting for a decision");
+    expect(paused('org')).toBe("Budget reached (the org's monthly): waiting for a decision");
+    expect(describeEvent(event('budget_exceeded', SAMPLES.budget_exceeded)).title).toBe('Job budget exceeded');
+  });
+
   it('reads a cancel as neutral, and another failure as one', () => {
     expect(describeEvent(event('error', SAMPLES.error))).toMatchObject({ title: 'Cancelled', tone: 'plain' });
     expect(describeEvent(event('error', { retryable: false, message: 'boom', code: 'job_failed' }))).toMatchObject({

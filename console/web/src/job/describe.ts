@@ -57,8 +57,11 @@ const DESCRIBE: Describers = {
     title: `Spent ${usd(e.payload.level_cost_usd)} on the level`,
     detail: `job total ${usd(e.payload.total_usd)}${e.payload.limit_usd !== null ? ` of ${usd(e.payload.limit_usd)}` : ''}`,
   }),
+  // A job that pauses on its budget says which budget and waits for the decision (its ask_user, beside this).
   budget_exceeded: (e) => ({
-    title: 'Job budget exceeded',
+    title: e.payload.scope
+      ? `Budget reached (${e.payload.scope === 'job' ? "the job's" : `the ${e.payload.scope}'s monthly`}): waiting for a decision`
+      : 'Job budget exceeded',
     detail: `${usd(e.payload.total_usd)} of ${usd(e.payload.limit_usd)}`,
     tone: 'bad',
   }),

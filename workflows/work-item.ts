@@ -90,6 +90,9 @@ function wireHandlers(jobId: string, state: { jobRunning: boolean }): void {
       const relayed = await condition(() => pending.known(call_id), RELAY_WAIT);
       const interrupt = pending.get(call_id);
       if (!relayed || interrupt?.kind !== 'ask_user') throw notWaitingOn(call_id);
+      // A budget decision takes only its answers (400 invalid_budget_decision), as the job's own validator says.
+      const invalid = pending.refusal(call_id, answer);
+      if (invalid) throw invalid;
       // Answered at most once: a client retrying the same resume now gets unknown_call_id.
       pending.clear(call_id);
       await getExternalWorkflowHandle(interrupt.workflow_id).signal(answerSignal, { call_id, answer });

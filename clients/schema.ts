@@ -2794,7 +2794,16 @@ export interface paths {
                 fallback?: string[];
                 /** @default  */
                 prompt: string;
-                tools?: ('write_file' | 'edit_file' | 'ask_user' | 'request_approval' | 'kb_search')[];
+                tools?: (
+                  | 'write_file'
+                  | 'edit_file'
+                  | 'read_file'
+                  | 'list_files'
+                  | 'search_files'
+                  | 'ask_user'
+                  | 'request_approval'
+                  | 'kb_search'
+                )[];
                 deterministic?: boolean;
               }[];
               edges: {
@@ -2948,7 +2957,16 @@ export interface paths {
               fallback?: string[];
               /** @default  */
               prompt?: string;
-              tools?: ('write_file' | 'edit_file' | 'ask_user' | 'request_approval' | 'kb_search')[];
+              tools?: (
+                | 'write_file'
+                | 'edit_file'
+                | 'read_file'
+                | 'list_files'
+                | 'search_files'
+                | 'ask_user'
+                | 'request_approval'
+                | 'kb_search'
+              )[];
               deterministic?: boolean;
             };
             version?: number;
@@ -2975,7 +2993,16 @@ export interface paths {
                 fallback?: string[];
                 /** @default  */
                 prompt: string;
-                tools?: ('write_file' | 'edit_file' | 'ask_user' | 'request_approval' | 'kb_search')[];
+                tools?: (
+                  | 'write_file'
+                  | 'edit_file'
+                  | 'read_file'
+                  | 'list_files'
+                  | 'search_files'
+                  | 'ask_user'
+                  | 'request_approval'
+                  | 'kb_search'
+                )[];
                 deterministic?: boolean;
               }[];
               edges: {
@@ -3145,7 +3172,16 @@ export interface paths {
                 fallback?: string[];
                 /** @default  */
                 prompt: string;
-                tools?: ('write_file' | 'edit_file' | 'ask_user' | 'request_approval' | 'kb_search')[];
+                tools?: (
+                  | 'write_file'
+                  | 'edit_file'
+                  | 'read_file'
+                  | 'list_files'
+                  | 'search_files'
+                  | 'ask_user'
+                  | 'request_approval'
+                  | 'kb_search'
+                )[];
                 deterministic?: boolean;
               }[];
               edges: {
@@ -3314,7 +3350,16 @@ export interface paths {
                 fallback?: string[];
                 /** @default  */
                 prompt: string;
-                tools?: ('write_file' | 'edit_file' | 'ask_user' | 'request_approval' | 'kb_search')[];
+                tools?: (
+                  | 'write_file'
+                  | 'edit_file'
+                  | 'read_file'
+                  | 'list_files'
+                  | 'search_files'
+                  | 'ask_user'
+                  | 'request_approval'
+                  | 'kb_search'
+                )[];
                 deterministic?: boolean;
               }[];
               edges: {
@@ -3484,7 +3529,16 @@ export interface paths {
                 fallback?: string[];
                 /** @default  */
                 prompt: string;
-                tools?: ('write_file' | 'edit_file' | 'ask_user' | 'request_approval' | 'kb_search')[];
+                tools?: (
+                  | 'write_file'
+                  | 'edit_file'
+                  | 'read_file'
+                  | 'list_files'
+                  | 'search_files'
+                  | 'ask_user'
+                  | 'request_approval'
+                  | 'kb_search'
+                )[];
                 deterministic?: boolean;
               }[];
               edges: {

@@ -15,6 +15,18 @@ describe('planForward', () => {
     expect(planForward('GET', ['jobs', 'job-1', 'files', 'a.md'], undefined).preflight.job).toBe('job-1');
   });
 
+  test('a fork starts a job: its budget is checked, and the job it forks', () => {
+    expect(planForward('POST', ['jobs', 'job-1', 'fork'], { from: { sequence: 0 } })).toEqual({
+      preflight: { job: 'job-1', budget: true },
+      submission: true,
+      stream: false,
+    });
+    expect(planForward('GET', ['jobs', 'job-1', 'compare', 'job-2'], undefined).preflight).toEqual({
+      job: 'job-1',
+      budget: false,
+    });
+  });
+
   test('the three submission routes check the budget, and the workflow they name', () => {
     expect(planForward('POST', ['chat'], { prompt: 'x' })).toMatchObject({
       submission: true,

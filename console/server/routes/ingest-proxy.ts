@@ -23,8 +23,8 @@ const SubmissionBodySchema = z.looseObject({ workflow_id: z.string().min(1).max(
 
 /**
  * The preflight a request needs: `job=` for /jobs/:id/*, `workflow=` for /workflows/:id/* (and a chat submission into
- * a workflow), `budget=1` on the three routes that start a job (POST /v1/chat, POST /v1/workflows,
- * POST /v1/workflows/:id/prompts).
+ * a workflow), `budget=1` on the routes that start a job (POST /v1/chat, POST /v1/workflows,
+ * POST /v1/workflows/:id/prompts, POST /v1/jobs/:id/fork).
  */
 export function planForward(method: string, segments: readonly string[], body: unknown): ForwardPlan {
   const [resource, id, sub] = segments;
@@ -32,6 +32,8 @@ export function planForward(method: string, segments: readonly string[], body: u
   if (resource === 'jobs' && id) {
     plan.preflight.job = id;
     plan.stream = method === 'GET' && sub === 'stream' && segments.length === 3;
+    // A fork starts a job: its monthly budget is checked like any submission's (docs/fork-and-compare.md).
+    plan.submission = method === 'POST' && sub === 'fork' && segments.length === 3;
   } else if (resource === 'workflows' && id) {
     plan.preflight.workflow = id;
     plan.submission = method === 'POST' && sub === 'prompts' && segments.length === 3;

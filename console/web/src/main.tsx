@@ -8,6 +8,7 @@ import { CrashPage, ForbiddenPage, NotFoundPage } from './pages/refused';
 import { InboxPage } from './inbox/inbox-page';
 import { ApprovalsRedirect } from './inbox/approvals-redirect';
 import { JobPage } from './job/job-page';
+import { ComparePage } from './fork/compare-page';
 import { KnowledgePage } from './knowledge/knowledge-page';
 import { LoginPage } from './pages/login';
 import { ModelsPage } from './pages/models';
@@ -29,6 +30,7 @@ const router = createBrowserRouter([
       { path: '/workflows', element: <WorkflowsPage /> },
       { path: '/workflows/:id', element: <WorkflowPage /> },
       { path: '/jobs/:id', element: <JobPage /> },
+      { path: '/jobs/:id/compare/:other', element: <ComparePage /> },
       { path: '/inbox', element: <InboxPage /> },
       { path: '/approvals', element: <ApprovalsRedirect /> },
       { path: '/knowledge', element: <KnowledgePage /> },

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ForkedFrom, ForkOf } from './fork/fork-schemas';
 
 /** Answers of the console's HTTP API, checked at the boundary. Loose: fields the server adds later are kept. */
 
@@ -143,6 +144,9 @@ export const Job = z.looseObject({
   error: z.nullable(z.unknown()),
   created_at: z.string(),
   updated_at: z.string(),
+  /** A fork's source, and a source's forks (docs/fork-and-compare.md); absent from an API that predates forks. */
+  forked_from: z.optional(z.nullable(ForkedFrom)),
+  forks: z.optional(z.array(ForkOf)),
 });
 export type Job = z.infer<typeof Job>;
 export const JobFiles = z.looseObject({

@@ -11,6 +11,7 @@ import { StatusBadge } from '../workflows/status-badge';
 import { CancelJob } from './cancel-job';
 import { deriveJob } from './derive';
 import { FilesPanel } from './files-panel';
+import { ForkFacts } from '../fork/fork-facts';
 import { JobPrompt, JobTotals } from './job-header';
 import { cancellerIdOf, cancellerOf, endingFromRow, FallbackBanner, JobOutcome } from './job-outcome';
 import { LevelTree } from './level-tree';
@@ -89,6 +90,7 @@ export function JobPage() {
         <dd>
           <Time iso={data.created_at} />
         </dd>
+        <ForkFacts jobId={id} from={data.forked_from} forks={data.forks} />
         <JobTotals view={view} budget={monthly.data} />
         <dt>Stream</dt>
         <dd aria-live="polite">

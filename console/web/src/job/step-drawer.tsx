@@ -13,6 +13,7 @@ import type { LiveStore } from './live-store';
 import { runAttribution } from './run-attribution';
 import { StepTranscript } from './step-schemas';
 import './step-drawer.css';
+import { ForkFromHere } from '../fork/fork-form';
 
 /** The URL search parameters the drawer opens from (docs/console.md, "The job page"): other pages link to these. */
 export const STEP_PARAM = 'step';
@@ -198,6 +199,7 @@ function RunDetail({
           </pre>
         </section>
       ) : null}
+      {run.finishedAt && !running && run.kind !== 'step' ? <ForkFromHere jobId={jobId} levelId={run.levelId} /> : null}
       <section aria-label="Events of this run">
         <h3>Events of this run</h3>
         <ol className="run-events">

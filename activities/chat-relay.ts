@@ -48,13 +48,23 @@ export async function relayJobEvents(
       case 'ask_user':
         await api.postMessage({
           ...where,
-          ...questionMessage(input.jobId, text(payload.call_id), text(payload.question)),
+          ...questionMessage(
+            input.jobId,
+            text(payload.call_id),
+            text(payload.question),
+            text(payload.answer_url) || undefined,
+          ),
         });
         return false;
       case 'approval_requested':
         await api.postMessage({
           ...where,
-          ...approvalMessage(text(payload.approval_id), text(payload.action), text(payload.reason)),
+          ...approvalMessage(
+            text(payload.approval_id),
+            text(payload.action),
+            text(payload.reason),
+            text(payload.answer_url) || undefined,
+          ),
         });
         return false;
       case 'final': {

@@ -10,6 +10,8 @@ import { activeTraceId } from '../telemetry/spans';
 import { INVALID_EVENT, JOB_NOT_RECORDED } from '../pure/contracts';
 import type { WebhookSettings } from '../webhooks/config';
 import { startWebhookDelivery } from './webhooks';
+import type { AnswerLinkSettings } from '../answer-links/config';
+import { answerUrlFor } from '../answer-links/mint';
 
 export interface AppendEventInput {
   ids: EventIds;
@@ -27,7 +29,27 @@ function withTraceId(payload: Record<string, unknown>): Record<string, unknown> 
   return traceId ? { ...payload, trace_id: traceId } : payload;
 }
 
-export function eventActivities(deps: { pool: Pool; queue: QueueStore; webhooks?: WebhookSettings }) {
+/**
+ * The signed answer link of an event that asks a person (docs/answer-links.md), minted here because it needs the
+ * deployment's secret, which workflow code never holds. On a retried append the stored event (and its link) wins.
+ */
+function withAnswerUrl(
+  settings: AnswerLinkSettings | undefined,
+  jobId: string,
+  kind: string,
+  payload: Record<string, unknown>,
+): Record<string, unknown> {
+  const url = settings && answerUrlFor(settings, jobId, kind, payload, Date.now());
+  return url ? { ...payload, answer_url: url } : payload;
+}
+
+export function eventActivities(deps: {
+  pool: Pool;
+  queue: QueueStore;
+  webhooks?: WebhookSettings;
+  /** Absent: events carry no `answer_url` (no answer-link secret configured). */
+  answerLinks?: AnswerLinkSettings;
+}) {
   return {
     /**
      * Stores the event (idempotent on `draft.key`; the job's next sequence in the same transaction)
@@ -42,7 +64,11 @@ export function eventActivities(deps: { pool: Pool; queue: QueueStore; webhooks?
         if (input.durationSince) {
           payload.duration_ms = Math.max(0, Date.now() - Date.parse(input.durationSince));
         }
-        draft = { ...parsed, payload: withTraceId(checkPayload(parsed.kind, payload)) };
+        const checked = checkPayload(parsed.kind, payload);
+        draft = {
+          ...parsed,
+          payload: withTraceId(withAnswerUrl(deps.answerLinks, input.ids.job_id, parsed.kind, checked)),
+        };
       } catch (err) {
         const detail = err instanceof z.ZodError ? z.prettifyError(err) : (err as Error).message;
         throw ApplicationFailure.create({

@@ -23,6 +23,7 @@ import { webhookActivities } from './webhooks';
 import { workspaceActivities } from './workspace';
 import { workspaceReadActivities } from './workspace-read';
 import type { WebhookSettings } from '../webhooks/config';
+import type { AnswerLinkSettings } from '../answer-links/config';
 
 export interface ActivityDeps {
   pool: Pool;
@@ -46,6 +47,8 @@ export interface ActivityDeps {
   liveOutput?: LiveOutputSettings;
   /** Webhook delivery: allowed hosts and the retry schedule; absent → production defaults, no allowed host. */
   webhooks?: WebhookSettings;
+  /** Signs the `answer_url` of events that ask a person; absent → events carry none (docs/answer-links.md). */
+  answerLinks?: AnswerLinkSettings;
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */

@@ -8,6 +8,7 @@ import { INGEST_API } from './api-info';
 import type { ApiDeps } from './deps';
 import { principalPlugin } from './plugins/principal';
 import { approvalRoutes } from './routes/approvals';
+import { answerLinkRoutes } from './routes/answer-links';
 import { atlasRoutes } from './routes/atlas';
 import { chatRoutes } from './routes/chat';
 import { designRoutes } from './routes/designs';
@@ -73,6 +74,8 @@ export async function buildApp(
     ],
     ...[workflowRoutes, workflowGraphRoutes, kbRoutes, atlasRoutes, designRoutes, humanTaskRoutes, tokenRoutes],
     ...[scenarioRoutes, questionRoutes, spendRoutes, tenantBudgetRoutes, webhookDeliveryRoutes],
+    // The answer-by-link page (docs/answer-links.md): HTML, authorised by the signed token in its URL.
+    answerLinkRoutes,
     ...[internalUserRoutes, internalLedgerRoutes],
     // Keel as an MCP server over Streamable HTTP at /mcp (docs/mcp.md).
     mcpRoutes,

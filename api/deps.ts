@@ -1,4 +1,5 @@
 import type { SecretStore } from '../secrets/store';
+import type { AnswerLinkSettings } from '../answer-links/config';
 import { chatAppFromEnv, type ChatApp } from '../chat-relay/chat-app';
 import { createIdAllocator } from '../db/ids';
 import type { JobsDeps } from '../jobs/deps';
@@ -37,6 +38,8 @@ export interface ApiDeps extends JobsDeps {
   internalToken?: string;
   /** WEBHOOK_ALLOW_HOSTS: hosts a submission's webhook may name although they are plain http or private. */
   webhookAllowHosts?: readonly string[];
+  /** Checks the answer links the workers mint (GET/POST /answer/:token); absent → those pages answer 404. */
+  answerLinks?: AnswerLinkSettings;
 }
 
 /** The API's dependencies as its environment configures them, over resources the entry point opened. */

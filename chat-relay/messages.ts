@@ -52,8 +52,33 @@ export function errorMessage(message: string): ChatMessage {
   return { text, blocks: [section(escapeText(text))] };
 }
 
-export function approvalMessage(approvalId: string, action: string, reason: string): ChatMessage {
-  const text = `Approval needed: ${action}${reason ? ` (${reason})` : ''}`;
+/**
+ * The event's answer link (docs/answer-links.md) under a question or an approval, for someone outside the chat
+ * workspace: forwarded to them, it opens a page where they answer once without an account. None without a link.
+ */
+function answerLinkBlock(answerUrl: string | undefined): ChatBlock[] {
+  if (!answerUrl) return [];
+  return [
+    {
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `Someone outside this workspace can answer once with <${escapeText(answerUrl)}|this answer link> (it expires).`,
+        },
+      ],
+    },
+  ];
+}
+
+const withLink = (text: string, answerUrl: string | undefined) =>
+  answerUrl
+    ? `${text}
+Answer link: ${answerUrl}`
+    : text;
+
+export function approvalMessage(approvalId: string, action: string, reason: string, answerUrl?: string): ChatMessage {
+  const text = withLink(`Approval needed: ${action}${reason ? ` (${reason})` : ''}`, answerUrl);
   return {
     text,
     blocks: [
@@ -66,6 +91,7 @@ export function approvalMessage(approvalId: string, action: string, reason: stri
           { type: 'button', action_id: REJECT_ACTION, style: 'danger', text: plain('Reject'), value: approvalId },
         ],
       },
+      ...answerLinkBlock(answerUrl),
     ],
   };
 }
@@ -85,8 +111,8 @@ export interface AnswerValue {
   answer: string;
 }
 
-export function questionMessage(jobId: string, callId: string, question: string): ChatMessage {
-  const text = `Question: ${question}\nReply in this thread to answer.`;
+export function questionMessage(jobId: string, callId: string, question: string, answerUrl?: string): ChatMessage {
+  const text = withLink(`Question: ${question}\nReply in this thread to answer.`, answerUrl);
   return {
     text,
     blocks: [
@@ -101,6 +127,7 @@ export function questionMessage(jobId: string, callId: string, question: string)
           value: JSON.stringify({ job_id: jobId, call_id: callId, answer } satisfies AnswerValue),
         })),
       },
+      ...answerLinkBlock(answerUrl),
     ],
   };
 }

@@ -12,6 +12,8 @@ import { skillPayloads } from './skill-payloads';
  */
 
 const levelId = z.string().min(1);
+/** The signed, expiring, single-use page where a person outside Keel answers (docs/answer-links.md); minted on append. */
+const answerUrl = z.string().optional();
 const count = z.number().int().min(0);
 const attempt = z.number().int().min(1);
 const usd = z.number().min(0);
@@ -185,6 +187,7 @@ export const EVENT_PAYLOADS = {
     level_id: levelId,
     /** A question that takes only these answers (a budget decision), as offered; free text otherwise. */
     choices: z.array(z.string()).optional(),
+    answer_url: answerUrl,
   }),
   approval_requested: z.looseObject({
     approval_id: z.string(),
@@ -192,6 +195,7 @@ export const EVENT_PAYLOADS = {
     action: z.string(),
     reason: z.string(),
     level_id: levelId,
+    answer_url: answerUrl,
   }),
 
   // Product builds (docs/product-builds.md)

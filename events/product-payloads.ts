@@ -100,6 +100,8 @@ export const PRODUCT_PAYLOAD_CONTRACTS = {
     due_at: z.string().nullable(),
     state: z.literal('open'),
     level_id: levelId,
+    /** The signed, expiring, single-use page where a person outside Keel completes it (docs/answer-links.md). */
+    answer_url: z.string().optional(),
   }),
   ui_action: z.looseObject({
     level_id: levelId,

@@ -28,7 +28,21 @@ export async function completeHumanTaskAs(
   log: FastifyBaseLogger,
 ): Promise<HumanTaskRow> {
   await visibleHumanTask(deps, principal, taskId);
-  const result = await completeHumanTask(deps.pool, taskId, principal.user_id, note);
+  return completeHumanTaskBy(deps, principal.user_id, taskId, note, log);
+}
+
+/**
+ * The completion itself, for a caller that already established the right to make it: the principal's visibility above,
+ * or an answer link's signature (jobs/answer-by-link.ts). `completedBy` is recorded as is (`link:<id>` for a link).
+ */
+export async function completeHumanTaskBy(
+  deps: JobsDeps,
+  completedBy: string,
+  taskId: string,
+  note: string | undefined,
+  log: FastifyBaseLogger,
+): Promise<HumanTaskRow> {
+  const result = await completeHumanTask(deps.pool, taskId, completedBy, note);
   if (result.outcome === 'not_found') throw new NotFound(`human task ${taskId}`);
   if (result.outcome === 'already_done') {
     throw new Conflict('task_done', `human task ${taskId} was already completed by ${result.task?.completed_by}`);
@@ -38,7 +52,7 @@ export async function completeHumanTaskAs(
     await temporalCall(deps, 'the completion was not signalled', () =>
       deps.temporal.workflow.getHandle(task.waiting_workflow_id).signal(humanTaskCompletedSignal, {
         task_id: task.task_id,
-        completed_by: principal.user_id,
+        completed_by: completedBy,
         ...(note !== undefined ? { note } : {}),
       }),
     );

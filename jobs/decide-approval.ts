@@ -32,7 +32,22 @@ export async function decideApprovalAs(
   log: FastifyBaseLogger,
 ): Promise<ApprovalRow> {
   await visibleApproval(deps, principal, approvalId);
-  const result = await decideApproval(deps.pool, approvalId, decision, principal.user_id, comment);
+  return decideApprovalBy(deps, principal.user_id, approvalId, decision, comment, log);
+}
+
+/**
+ * The decision itself, for a caller that already established the right to make it: the principal's visibility above,
+ * or an answer link's signature (jobs/answer-by-link.ts). `decidedBy` is recorded as is (`link:<id>` for a link).
+ */
+export async function decideApprovalBy(
+  deps: JobsDeps,
+  decidedBy: string,
+  approvalId: string,
+  decision: ApprovalDecisionKind,
+  comment: string | undefined,
+  log: FastifyBaseLogger,
+): Promise<ApprovalRow> {
+  const result = await decideApproval(deps.pool, approvalId, decision, decidedBy, comment);
   if (result.outcome === 'not_found') throw new NotFound(`approval ${approvalId}`);
   if (result.outcome === 'already_decided') {
     const { status, decided_by } = result.approval;
@@ -49,7 +64,7 @@ export async function decideApprovalAs(
         approval_id: approval.approval_id,
         decision,
         ...(comment !== undefined ? { comment } : {}),
-        decided_by: principal.user_id,
+        decided_by: decidedBy,
       }),
     );
   } catch (err) {

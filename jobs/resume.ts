@@ -5,6 +5,8 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FastifyBaseLogger } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { findLinkedQuestion, questionAnsweredBy } from '../db/answer-links';
 import { isTerminalStatus, type JobRow } from '../db/jobs';
 import { Conflict, Invalid, Unavailable } from '../refusals/refusal';
 import { INVALID_BUDGET_DECISION, JOB_NOT_PAUSED, UNKNOWN_CALL_ID } from '../workflows/definitions';
@@ -46,6 +48,12 @@ export async function resumeJob(
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
       const code = err.cause.type ? REJECTION_CODES[err.cause.type] : undefined;
+      if (code && (await findLinkedQuestion(deps.pool, job.job_id, call_id))) {
+        // The job asked it, so someone was quicker, through another channel (console, chat, CLI, an answer link): who.
+        const who = await waitForAnswerer(deps, job.job_id, call_id);
+        if (who !== null)
+          throw new Conflict(code, `question ${call_id} of job ${job.job_id} was already answered by ${who}`);
+      }
       if (code) throw new Conflict(code, err.cause.message);
       // A budget decision answered with none of its answers: the caller's input, not the job's state.
       if (err.cause.type === INVALID_BUDGET_DECISION) throw new Invalid('invalid_budget_decision', err.cause.message);
@@ -61,4 +69,22 @@ export async function resumeJob(
     throw err;
   }
   return text;
+}
+
+/** How long a losing answer waits for the winner's name to be recorded (the winner records it just after the job took it). */
+const WINNER_WAIT_MS = 2_000;
+
+/** Who answered a question (any channel), waiting briefly for a winner that is recording its name; null if none shows. */
+export async function waitForAnswerer(
+  deps: Pick<JobsDeps, 'pool'>,
+  jobId: string,
+  callId: string,
+): Promise<string | null> {
+  const deadline = Date.now() + WINNER_WAIT_MS;
+  for (;;) {
+    const who = await questionAnsweredBy(deps.pool, jobId, callId);
+    if (who !== undefined) return who;
+    if (Date.now() >= deadline) return null;
+    await sleep(100);
+  }
 }

@@ -150,6 +150,8 @@ export interface KeelOptions {
   tracing?: Tracing;
   /** Webhook delivery for the API (its allowed hosts) and the workers; absent: production defaults, no allowed host. */
   webhooks?: WebhookSettings;
+  /** Answer links (docs/answer-links.md) signed with this secret, served at this stack's own address; absent: off. */
+  answerLinks?: { secret: string; ttlSeconds?: number };
 }
 
 /**
@@ -227,6 +229,12 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
       : options.budget && sharedDatabaseBudget(options.budget),
     internalToken: options.identityService?.internalToken,
     webhookAllowHosts: options.webhooks?.allowHosts,
+    // The base URL is this stack's own address, known once it listens (below); the API itself only checks signatures.
+    answerLinks: options.answerLinks && {
+      baseUrl: '',
+      secret: options.answerLinks.secret,
+      ttlSeconds: options.answerLinks.ttlSeconds ?? 3600,
+    },
   };
   const app = await buildApp(
     deps,
@@ -234,6 +242,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     { routes: [chatAppRoutes(deps)] },
   );
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  if (deps.answerLinks) deps.answerLinks.baseUrl = baseUrl;
   const { token } = await createToken(options.db.pool, { userId: 'dev', orgId: 'org-test', isAdmin: true });
   const workers: RunningWorker[] = [];
 
@@ -259,6 +268,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
           secrets: options.secrets,
           liveOutput: workerOptions.liveOutput,
           webhooks: options.webhooks,
+          answerLinks: deps.answerLinks,
         },
         workflowCode: await testWorkflowBundle(),
         shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',

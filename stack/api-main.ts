@@ -7,6 +7,7 @@ import { openResources } from './api-resources';
 import { runMain, serveUntilSignal } from './entry-point';
 import { logConfigWarnings } from '../secrets/env-or-store';
 import { setLogLevel } from '../telemetry/logger';
+import { resolveAnswerLinks } from '../answer-links/config';
 
 async function main(): Promise<void> {
   const config = await loadConfig(process.env);
@@ -14,7 +15,11 @@ async function main(): Promise<void> {
   // Lines logged outside a request (Redis errors, cancel flags) follow the same level as the app's.
   setLogLevel(env.LOG_LEVEL);
   await serveUntilSignal(await openResources(config), async (resources) => {
-    const deps = apiDepsFromEnv(env, resources);
+    // The answer-link secret is a deployment secret read at start, like the internal token (docs/answer-links.md).
+    const answerLinks = await resolveAnswerLinks(env, resources.secrets, {
+      defaultBaseUrl: `http://127.0.0.1:${env.API_PORT}`,
+    });
+    const deps = { ...apiDepsFromEnv(env, resources), answerLinks: answerLinks.settings };
     const app = await buildApp(
       deps,
       {
@@ -24,7 +29,7 @@ async function main(): Promise<void> {
         routes: [chatAppRoutes(deps)],
       },
     );
-    logConfigWarnings(app.log, config.warnings);
+    logConfigWarnings(app.log, [...config.warnings, ...answerLinks.warnings]);
     await app.listen({ host: env.API_HOST, port: env.API_PORT });
     return app;
   });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { webhookSettings } from '../webhooks/config';
+import { resolveAnswerLinks } from '../answer-links/config';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { buildApp } from '../api/app';
@@ -70,6 +71,12 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
     const resources = await openResources(config, dataDir, say);
     closers.push(() => resources.close());
     const { pool, queue, models, kb, secrets, devServer, embedded, temporalAddress } = resources;
+    // One secret for the worker that mints links and the API that checks them; generated under DATA_DIR when none is
+    // configured, so links work out of the box and survive a restart (docs/answer-links.md).
+    const answerLinks = await resolveAnswerLinks(stack, secrets, {
+      defaultBaseUrl: `http://${stack.API_HOST === '0.0.0.0' ? '127.0.0.1' : stack.API_HOST}:${stack.API_PORT}`,
+      generatedSecretFile: path.join(dataDir, 'answer-link-secret'),
+    });
     say('starting the worker…');
     const worker = await startKeelWorker({
       connection: resources.workerConnection,
@@ -88,6 +95,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
         secrets,
         liveOutput: config.models.liveOutput,
         webhooks: webhookSettings(stack),
+        answerLinks: answerLinks.settings,
       },
       workflowBundlePath: stack.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: stack.WORKER_SHUTDOWN_GRACE,
@@ -118,19 +126,24 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
     });
 
     // Admission reads budgets from the identity tables when identity shares this database (docs/admission.md).
-    const deps = apiDepsFromEnv(stack, {
-      pool,
-      queue,
-      temporal: resources.temporal.client,
-      models: models.router,
-      kb,
-      secrets,
-      budget: identity.budget,
-    });
+    const deps = {
+      ...apiDepsFromEnv(stack, {
+        pool,
+        queue,
+        temporal: resources.temporal.client,
+        models: models.router,
+        kb,
+        secrets,
+        budget: identity.budget,
+      }),
+      answerLinks: answerLinks.settings,
+    };
     const app = await buildApp(deps, { logger: { level: logLevel } }, { routes: [chatAppRoutes(deps)] });
-    logConfigWarnings(app.log, config.warnings);
+    logConfigWarnings(app.log, [...config.warnings, ...answerLinks.warnings]);
     closers.push(() => app.close());
     const apiUrl = await app.listen({ host: stack.API_HOST, port: stack.API_PORT });
+    // Unless configured, links point at the address the API really listens on (a port of 0 is chosen only now).
+    if (answerLinks.settings && !stack.ANSWER_LINK_BASE_URL) answerLinks.settings.baseUrl = apiUrl;
 
     const token = await seedDevToken(pool, dataDir, stack.KEEL_DEV_TOKEN);
     const webConsole = await startStackConsole({

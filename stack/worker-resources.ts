@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { webhookSettings } from '../webhooks/config';
+import { resolveAnswerLinks } from '../answer-links/config';
 import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { workspaceRoot } from '../config/workspace-root';
 import { createPoolFromEnv } from '../db/pool';
@@ -59,6 +60,9 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
       .finally(() => registrar.close());
     if (warning) warn(`warning: ${warning}`);
     const connection = closers.add(await connectWorker(settings), (c) => c.close());
+    // Default base: the API's default address; set ANSWER_LINK_BASE_URL to where people reach the API.
+    const answerLinks = await resolveAnswerLinks(env, secrets, { defaultBaseUrl: 'http://127.0.0.1:3000' });
+    for (const w of answerLinks.warnings) warn(`warning: ${w.message}`);
     return {
       connection,
       deps: {
@@ -74,6 +78,7 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
         secrets,
         liveOutput: config.models.liveOutput,
         webhooks: webhookSettings(env),
+        answerLinks: answerLinks.settings,
       },
     };
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { webhookEnv } from '../webhooks/config';
+import { answerLinkEnv } from '../answer-links/config';
 import { chatAppEnv } from '../chat-relay/config';
 import { emptyAsUndefined, parseEnv, requireWhenAlone } from '../config/parse-env';
 import { postgresEnv } from '../db/config';
@@ -16,6 +17,7 @@ export const workerEnv = z.object({
   ...temporalEnv.shape,
   ...modelEnv.shape,
   ...webhookEnv.shape,
+  ...answerLinkEnv.shape,
   ...chatAppEnv.shape,
   ...blobStoreEnv.shape,
   ...blobGcEnv.shape,

@@ -22,3 +22,8 @@ test('a team-chat person is named by their chat user id, looked up or not', () =
   expect(personLabel('chatapp:U024BE7LH', people)).toBe('chat user U024BE7LH');
   expect(personLabel('chatapp:U024BE7LH', undefined)).toBe('chat user U024BE7LH');
 });
+
+test('someone who used an answer link is named by the link, never looked up', () => {
+  expect(personLabel('link:fdda85410bbd331b', people)).toBe('answer link fdda85410bbd331b');
+  expect(personLabel('link:fdda85410bbd331b', undefined)).toBe('answer link fdda85410bbd331b');
+});

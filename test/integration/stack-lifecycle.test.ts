@@ -95,6 +95,7 @@ describe('npm start: start safe, stop clean', () => {
     });
     const kinds: string[] = [];
     const comments: string[] = [];
+    let answerUrl: unknown;
     let askedResolve: () => void = () => undefined;
     let askedReject: (err: Error) => void = () => undefined;
     const asked = new Promise<void>((resolve, reject) => {
@@ -106,14 +107,20 @@ describe('npm start: start safe, stop clean', () => {
         .body!.pipeThrough(new TextDecoderStream())
         .pipeThrough(new EventSourceParserStream({ onComment: (comment) => comments.push(comment.trim()) }));
       for await (const message of messages) {
-        const kind = (JSON.parse(message.data) as { kind: string }).kind;
+        const { kind, payload } = JSON.parse(message.data) as { kind: string; payload: Record<string, unknown> };
         kinds.push(kind);
+        if (kind === 'ask_user') answerUrl = payload.answer_url;
         if (kind === 'ask_user') askedResolve();
         // The stack runs dist/workflow-bundle.js: a stale one (no `npm run build`) fails the job here, not in a hang.
         if (kind === 'error') askedReject(new Error(`the job failed before it asked: ${message.data}`));
       }
     })();
     await asked;
+    // Answer links work out of the box: signed with the secret npm start generated, pointing at the API it started.
+    expect(String(answerUrl)).toMatch(new RegExp(`^${apiUrl}/answer/[\\w-]+\\.[\\w-]+$`));
+    expect((await fs.stat(path.join(dataDir, 'answer-link-secret'))).mode & 0o777).toBe(0o600);
+    const page = await fetch(String(answerUrl));
+    expect({ status: page.status, state: page.headers.get('keel-link-state') }).toEqual({ status: 200, state: 'open' });
     // An operator opening the paused job's "Stack Trace" tab in the Temporal UI sees where it waits, in Keel's own
     // source. The stack process runs workflow threads as production does, with the SDK's stack capture that the test
     // processes leave out (test/workflow-diagnostics-off.js).

@@ -192,9 +192,11 @@ function isWaitingForPerson(event: EventEnvelope): boolean {
 
 function howToAnswer(event: EventEnvelope): string {
   const p = event.payload;
-  if (event.kind === 'ask_user') return `  (answer: ${answerCommand(event.job_id, String(p.call_id))})`;
-  if (event.kind === 'approval_requested') return `  (decide: keel approve ${String(p.approval_id)} [--reject])`;
-  return `  (when done: POST /v1/human-tasks/${String(p.task_id)}/complete)`;
+  // For someone without Keel: the event's one-time answer link (docs/answer-links.md), when the deployment signs them.
+  const link = typeof p.answer_url === 'string' ? `\n  (or share this one-time answer link: ${p.answer_url})` : '';
+  if (event.kind === 'ask_user') return `  (answer: ${answerCommand(event.job_id, String(p.call_id))})${link}`;
+  if (event.kind === 'approval_requested') return `  (decide: keel approve ${String(p.approval_id)} [--reject])${link}`;
+  return `  (when done: POST /v1/human-tasks/${String(p.task_id)}/complete)${link}`;
 }
 
 /** `ended`: the job ended while the question was open (`jobEnded` aborted), so there is nothing to decide. */

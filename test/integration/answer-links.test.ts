@@ -198,6 +198,21 @@ describe('a question answered by link', () => {
     await cancel(jobId);
   });
 
+  test('answered in the console first: the link then shows who answered, and takes nothing', async () => {
+    const { jobId, event } = await jobAsking('Choose a tree #ask', 'ask_user');
+    const url = event.payload.answer_url as string;
+    const callId = event.payload.call_id as string;
+    expect((await api(`/v1/jobs/${jobId}/resume`, { call_id: callId, answer: 'oak' })).status).toBe(200);
+    const page = await open(url);
+    expect({ status: page.status, state: page.state }).toEqual({ status: 410, state: 'used' });
+    expect(page.html).toContain('already answered by dev');
+    const posted = await submitForm(url, { answer: 'birch' });
+    expect({ status: posted.status, state: posted.state }).toEqual({ status: 410, state: 'used' });
+    expect(await taken(jobId, callId)).toContain('oak');
+    expect(await questionOf(jobId, callId)).toMatchObject({ answer: 'oak', answered_by: 'dev' });
+    await cancel(jobId);
+  });
+
   test('a link raced against the API: exactly one answer is taken and the loser is told who answered', async () => {
     for (let round = 0; round < 3; round++) {
       const { jobId, event } = await jobAsking(`Choose a fruit, round ${round} #ask`, 'ask_user');

@@ -4,6 +4,8 @@ import type { BlobStore } from '../snapshots/blob-store';
 import { collectUnreferencedBlobs, type GarbageReport } from '../snapshots/collect-garbage';
 import { blobsOrDefault } from '../snapshots/open-blob-store';
 import { snapshotWorkspace } from '../snapshots/take-snapshot';
+import { recordCarriedSnapshot } from '../db/manifests';
+import { restoreWorkspace } from '../snapshots/restore-workspace';
 
 /** What a level's durable result records of its snapshot: the manifest (by digest) and its totals. */
 export interface WorkspaceSnapshotRef {
@@ -28,6 +30,25 @@ export function snapshotActivities(deps: { pool: Pool; workspaceRoot: string; bl
         (n) => context.heartbeat(n),
       );
       return { manifestSha256: snapshot.manifestSha256, files: snapshot.fileCount, bytes: snapshot.totalBytes };
+    },
+
+    /**
+     * A fork's start: the fork point's manifest written into the fork's working directory byte for byte, each file
+     * recorded as the fork's (snapshots/restore-workspace.ts). Idempotent; heartbeats per file.
+     */
+    async restoreForkWorkspace(input: {
+      jobId: string;
+      manifestSha256: string;
+    }): Promise<{ files: number; bytes: number }> {
+      const context = Context.current();
+      return restoreWorkspace({ pool: deps.pool, workspaceRoot: deps.workspaceRoot, blobs }, input, (n) =>
+        context.heartbeat(n),
+      );
+    },
+
+    /** A fork's carried level run gets a snapshot row of its own naming the source's manifest (written once). */
+    async recordCarriedSnapshot(input: { jobId: string; levelRunId: string; manifestSha256: string }): Promise<void> {
+      await recordCarriedSnapshot(deps.pool, input);
     },
 
     /** One garbage collection of the blob store: unreferenced blobs past the retention go (snapshots/collect-garbage.ts). */

@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health';
 import { humanTaskRoutes } from './routes/human-tasks';
 import { jobStreamRoutes } from './routes/job-stream';
 import { jobRoutes } from './routes/jobs';
+import { jobForkRoutes } from './routes/job-fork';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries';
 import { jobStepRoutes } from './routes/job-steps';
 import { kbRoutes } from './routes/kb';
@@ -66,6 +67,7 @@ export async function buildApp(
       chatRoutes,
       projectRoutes,
       jobRoutes,
+      jobForkRoutes,
       jobStepRoutes,
       resumeRoutes,
       approvalRoutes,

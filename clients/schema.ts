@@ -593,6 +593,20 @@ export interface paths {
                   requested_at: string;
                 }[];
               } | null;
+              forked_from: {
+                job_id: string;
+                from_level_run_id: string | null;
+                from_sequence: number | null;
+                carried_level_ids: string[];
+                prompt_patched: boolean;
+                model_tier: string | null;
+              } | null;
+              forks: {
+                job_id: string;
+                from_level_run_id: string | null;
+                created_at: string;
+                compare: string;
+              }[];
             };
           };
         };
@@ -908,6 +922,415 @@ export interface paths {
           };
           content: {
             '*/*': string;
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/{id}/fork': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description the fork point: { level_run_id } or { sequence } */
+            from:
+              | {
+                  /** @description fork after this level run of the job (the level_id of its level_finished event); it and every level run before it are carried over */
+                  level_run_id: string;
+                }
+              | {
+                  /** @description fork after the last level run finished at or before this event sequence of the job (0: from the start) */
+                  sequence: number;
+                };
+            /** @description the fork's prompt, replacing the source's for the level runs after the fork point */
+            prompt_patch?: string;
+            /**
+             * @description the model tier of the fork's level runs after the fork point
+             * @enum {string}
+             */
+            model_tier?: 'free' | 'cheap' | 'frontier';
+            /** @description as POST /v1/chat's metadata; model_tier at the top level wins over metadata.model_tier */
+            metadata?: {
+              /** @enum {string} */
+              model_tier?: 'free' | 'cheap' | 'frontier';
+              template?: string;
+              design?: string;
+              deploy?: boolean;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description the fork: a new job in the source job’s workflow */
+              job_id: string;
+              workflow_id: string;
+              prompt_id: string;
+              /** @enum {string} */
+              status: 'queued';
+              source_job_id: string;
+              /** @description the fork point; null for a fork from the start */
+              from_level_run_id: string | null;
+              /** @description the source's level runs carried over, in the order they ran */
+              carried_level_ids: string[];
+              links: {
+                job: string;
+                events: string;
+                compare: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code: 'over_budget';
+                message: string;
+                budget: {
+                  /** @enum {string} */
+                  scope: 'user' | 'project' | 'org';
+                  user_id?: string;
+                  org_id?: string;
+                  project_slug?: string;
+                  budget_cents: number;
+                  spent_cents: number;
+                  remaining_cents: number;
+                  period_start: string;
+                };
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+                missing?: {
+                  path: string;
+                  sha256: string;
+                  size_bytes: number;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/{a}/compare/{b}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          /** @description a level run of a: compare a's workspace as it stood then */
+          a_at?: string;
+          /** @description a level run of b: compare b's workspace as it stood then */
+          b_at?: string;
+        };
+        header?: never;
+        path: {
+          a: string;
+          b: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              a: {
+                job_id: string;
+                status: string;
+                level_run_id: string | null;
+                manifest_sha256: string | null;
+                levels_cost_usd: number;
+                levels_duration_ms: number;
+                billed_cost_usd: number;
+                forked_from: {
+                  job_id: string;
+                  level_run_id: string | null;
+                } | null;
+                carried_level_ids: string[];
+              };
+              b: {
+                job_id: string;
+                status: string;
+                level_run_id: string | null;
+                manifest_sha256: string | null;
+                levels_cost_usd: number;
+                levels_duration_ms: number;
+                billed_cost_usd: number;
+                forked_from: {
+                  job_id: string;
+                  level_run_id: string | null;
+                } | null;
+                carried_level_ids: string[];
+              };
+              /** @enum {string} */
+              relation: 'b_forked_from_a' | 'a_forked_from_b' | 'same_source' | 'same_job' | 'unrelated';
+              identical_workspaces: boolean;
+              /** @description the files that differ between a's workspace and b's, by path; `added` is in b only */
+              files: {
+                path: string;
+                /** @enum {string} */
+                change: 'added' | 'removed' | 'changed';
+                a: {
+                  sha256: string;
+                  size_bytes: number;
+                } | null;
+                b: {
+                  sha256: string;
+                  size_bytes: number;
+                } | null;
+                size_diff_bytes: number;
+                binary: boolean;
+                /** @description changed text files: a unified diff from a to b */
+                diff?: string;
+                /** @enum {string} */
+                diff_omitted?: 'binary' | 'too_large';
+              }[];
+              unchanged_files: number;
+              levels: {
+                role: string;
+                attempt: number;
+                a: {
+                  level_id: string;
+                  cost_usd: number;
+                  duration_ms: number;
+                  verdict: string | null;
+                  model: string | null;
+                  carried_over: boolean;
+                  source_level_id: string | null;
+                } | null;
+                b: {
+                  level_id: string;
+                  cost_usd: number;
+                  duration_ms: number;
+                  verdict: string | null;
+                  model: string | null;
+                  carried_over: boolean;
+                  source_level_id: string | null;
+                } | null;
+                cost_diff_usd: number | null;
+                duration_diff_ms: number | null;
+              }[];
+              cost_diff_usd: number;
+              duration_diff_ms: number;
+            };
           };
         };
         /** @description Default Response */

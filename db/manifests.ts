@@ -164,3 +164,18 @@ export async function lockBlobsShared(client: PoolClient): Promise<void> {
 export async function lockBlobsExclusive(client: PoolClient): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock($1)', [BLOB_GC_LOCK.toString()]);
 }
+
+/**
+ * A fork's carried level run (docs/fork-and-compare.md): its own snapshot row, under the fork's level id, naming the
+ * manifest the source's level run left (already stored: no new manifest, no new blob). Written once.
+ */
+export async function recordCarriedSnapshot(
+  db: Queryable,
+  input: { levelRunId: string; jobId: string; manifestSha256: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO level_run_snapshots (level_run_id, job_id, manifest_sha256) VALUES ($1, $2, $3)
+     ON CONFLICT (level_run_id) DO NOTHING`,
+    [input.levelRunId, input.jobId, input.manifestSha256],
+  );
+}

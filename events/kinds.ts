@@ -39,8 +39,8 @@ export const EVENT_KIND_GROUPS = {
     'build_verify_failed',
   ],
   human: ['ask_user', 'approval_requested', 'human_task_assigned'],
-  /** Keel's own addition (the catalog grows): a follow-up prompt reached a running job. */
-  workflow: ['prompt_appended'],
+  /** Keel's own additions (the catalog grows): a follow-up prompt reached a running job; a job forked from another. */
+  workflow: ['prompt_appended', 'job_forked'],
   skills: [
     'product_build_started',
     'capability_acquisition_blocked',

@@ -97,6 +97,23 @@ export const EVENT_PAYLOADS = {
     code: z.string().optional(),
   }),
   prompt_appended: z.looseObject({ prompt_id: z.string(), preview: z.string() }),
+  /**
+   * A fork's first event after its workspace is restored (docs/fork-and-compare.md): the source job, the fork point,
+   * and the source's level runs the fork carries over (each then appears as a level_started/level_finished pair
+   * marked `carried_over`).
+   */
+  job_forked: z.looseObject({
+    source_job_id: z.string(),
+    /** The source's level run the fork starts after; null for a fork from the start. */
+    from_level_run_id: levelId.nullable(),
+    /** The event sequence the caller named, when it named one. */
+    from_sequence: count.optional(),
+    /** The workspace restored (the fork point's manifest), null when the fork starts from an empty one. */
+    manifest_sha256: z.string().nullable(),
+    carried_level_ids: z.array(levelId),
+    model_tier: z.string().nullable(),
+    prompt_patched: z.boolean(),
+  }),
 
   // Level lifecycle (agent_role = the level's role). Every event a level run emits names it as `level_id` (its
   // workflow id, `<job_id>/<role>/<attempt>`), so two runs' events, alike otherwise, can be told apart.
@@ -124,7 +141,14 @@ export const EVENT_PAYLOADS = {
     /** No configured provider could serve the level; the offline demo model stands in. */
     offline: z.boolean().optional(),
   }),
-  level_started: z.looseObject({ level_id: levelId, role: z.string(), attempt }),
+  level_started: z.looseObject({
+    level_id: levelId,
+    role: z.string(),
+    attempt,
+    /** A fork's level run carried over from its source instead of run (no model call): the source's level run. */
+    carried_over: z.literal(true).optional(),
+    source_level_id: levelId.optional(),
+  }),
   level_finished: z.looseObject({
     level_id: levelId,
     ok: z.boolean(),
@@ -146,6 +170,9 @@ export const EVENT_PAYLOADS = {
     deterministic: z.literal(true).optional(),
     /** The non-LLM intent it answered (`command`, `rule`, `fact`). */
     intent: z.string().optional(),
+    /** A fork's level run carried over from its source instead of run (no model call): the source's level run. */
+    carried_over: z.literal(true).optional(),
+    source_level_id: levelId.optional(),
   }),
   model_fallback: z.looseObject({
     level_id: levelId.optional(),

@@ -63,3 +63,12 @@ export async function listEventsAfter(pool: Pool, jobId: string, after: number, 
   );
   return rows.map((r) => r.envelope);
 }
+
+/** A job's stored events of the given kinds, in order (compare reads its `level_finished` this way). */
+export async function listEventsOfKinds(pool: Pool, jobId: string, kinds: readonly string[]): Promise<EventEnvelope[]> {
+  const { rows } = await pool.query<{ envelope: EventEnvelope }>(
+    'SELECT envelope FROM job_events WHERE job_id = $1 AND kind = ANY($2::text[]) ORDER BY sequence',
+    [jobId, kinds],
+  );
+  return rows.map((r) => r.envelope);
+}

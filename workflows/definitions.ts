@@ -33,6 +33,37 @@ export interface JobInput {
   product?: { template?: string; design?: string; deploy?: boolean };
   /** How long to wait for the job's row before ending as never recorded (pure/job-record.ts); tests shorten it. */
   recordWaitMs?: number;
+  /**
+   * A fork of another job (POST /v1/jobs/:id/fork, docs/fork-and-compare.md): the workspace to restore before the first
+   * level, and the source's level runs to carry over instead of running them. Absent for every other job, so jobs
+   * recorded before forks replay unchanged.
+   */
+  fork?: ForkInput;
+}
+
+/** What a fork starts from: its source, its fork point, and the level runs it carries over. */
+export interface ForkInput {
+  sourceJobId: string;
+  /** The source's level run the fork starts after; null for a fork from the start (a replay with an edited payload). */
+  fromLevelRunId: string | null;
+  /** The manifest the fork point left (restored into the new job's workspace); null when there is nothing to restore. */
+  manifestSha256: string | null;
+  /** The fork point as the caller named it by event sequence, when it did. */
+  sequence?: number;
+  /** The source's level runs up to the fork point, in the order they ran. */
+  carryOver: CarriedLevel[];
+  /** The fork runs a changed prompt (`prompt_patch`). */
+  promptPatched?: boolean;
+}
+
+/** A source level run whose result a fork takes instead of running the level again. */
+export interface CarriedLevel {
+  /** The source's level run (`<source job>/<role>/<attempt>`). */
+  sourceLevelRunId: string;
+  role: string;
+  attempt: number;
+  /** The source level run's durable result, as its child workflow returned it. */
+  result: LevelResult;
 }
 
 export interface JobResult {

@@ -31,6 +31,7 @@ import {
   jobProgressQuery,
   levelWorkflowId,
   VERIFICATION_FAILED,
+  type CarriedLevel,
   type JobInput,
   type JobResult,
   type LevelInput,
@@ -44,6 +45,7 @@ import { markRunningOnceRecorded } from './job-recorded';
 import { decideGate } from './gate';
 import { JobState, type EarlierOutput } from './job-state';
 import { runLevel } from './level';
+import { CarryOver, carryLevel, startFork } from './fork';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
@@ -84,6 +86,8 @@ interface JobRun {
   pausing: boolean;
   product: ReturnType<typeof productBuildFor>;
   state: JobState;
+  /** A fork's level runs carried over from its source, taken in order instead of running them. */
+  carry: CarryOver;
 }
 
 /**
@@ -101,7 +105,18 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const compact = patched(COMPACT_HISTORY_PATCH);
   const pausing = patched(BUDGET_PAUSE_PATCH);
   const state = new JobState(jobId, input);
-  const run: JobRun = { input, jobId, emit, book, compact, pausing, product: productBuildFor(input, emit), state };
+  const carry = new CarryOver(input.fork?.carryOver ?? []);
+  const run: JobRun = {
+    input,
+    jobId,
+    emit,
+    book,
+    compact,
+    pausing,
+    product: productBuildFor(input, emit),
+    state,
+    carry,
+  };
   wireHandlers(run);
   try {
     // Inside the try: a job cancelled before a worker took it is cancelled here, and still ends with its error event.
@@ -110,6 +125,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       return { status: NOT_RECORDED_STATUS, summary: 'the submission was never recorded', createdFiles: [] };
     }
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
+    // Only a fork has `fork` in its input, so jobs recorded before forks replay the same commands.
+    if (input.fork) await startFork(jobId, input, emit);
 
     // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.
     const intent = classifyIntent(input.prompt);
@@ -231,8 +248,11 @@ async function runChild(
   if (handoff && !run.compact) await emit(JOB_ROLE, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt });
   state.previousRole = level.role;
   let result: LevelResult;
+  const carried: CarriedLevel | undefined = run.carry.take(level.role, attempt);
   try {
-    result = await executeChild(runLevel, levelChildOptions(run, level, attempt, context, extra, handoff));
+    result = carried
+      ? await carryLevel(jobId, emit, carried)
+      : await executeChild(runLevel, levelChildOptions(run, level, attempt, context, extra, handoff));
   } catch (err) {
     // A level that stopped itself for budget reports what it spent in the failure's details.
     const overrun = failureOfType(err, BUDGET_EXCEEDED);

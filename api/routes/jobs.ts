@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resolveWorkspacePath } from '../../config/workspace-path';
 import { listJobFiles } from '../../db/files';
+import { findJobFork, listJobForks } from '../../db/forks';
 import type { ApiDeps } from '../deps';
 import { NotFound } from '../../refusals/refusal';
 import { cancelJob } from '../../jobs/cancel';
@@ -90,6 +91,26 @@ export const JobSchema = z.object({
         .describe('pending approvals: decide with POST /v1/approvals/{id}/decide'),
     })
     .nullable(),
+  /** A fork (POST /v1/jobs/:id/fork): the job it was forked from, and where; null for a job that is no fork. */
+  forked_from: z
+    .object({
+      job_id: z.string(),
+      from_level_run_id: z.string().nullable(),
+      from_sequence: z.number().nullable(),
+      carried_level_ids: z.array(z.string()),
+      prompt_patched: z.boolean(),
+      model_tier: z.string().nullable(),
+    })
+    .nullable(),
+  /** The jobs forked from this one, oldest first (with the compare link a page can follow). */
+  forks: z.array(
+    z.object({
+      job_id: z.string(),
+      from_level_run_id: z.string().nullable(),
+      created_at: z.string(),
+      compare: z.string(),
+    }),
+  ),
 });
 
 function iso(date: Date | null): string | null {
@@ -103,7 +124,11 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       { schema: { params: JobParams, response: { 200: JobSchema, 404: ErrorSchema } } },
       async (request) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
-        const pending = await pendingInput(deps, job, request.log);
+        const [pending, fork, forks] = await Promise.all([
+          pendingInput(deps, job, request.log),
+          findJobFork(deps.pool, job.job_id),
+          listJobForks(deps.pool, job.job_id),
+        ]);
         return {
           job_id: job.job_id,
           workflow_id: job.workflow_id,
@@ -120,6 +145,23 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           finished_at: iso(job.finished_at),
           cost_usd: Number(job.cost_usd),
           pending: pending ?? null,
+          forked_from: fork
+            ? {
+                job_id: fork.source_job_id,
+                from_level_run_id: fork.from_level_run_id,
+                from_sequence: fork.from_sequence,
+                carried_level_ids: fork.carried_level_ids,
+                prompt_patched: fork.prompt_patched,
+                model_tier: fork.model_tier,
+              }
+            : null,
+          // Every fork of it is in the caller's org (a fork is made in its source's), so listing them reveals nothing.
+          forks: forks.map((f) => ({
+            job_id: f.job_id,
+            from_level_run_id: f.from_level_run_id,
+            created_at: f.created_at.toISOString(),
+            compare: `/v1/jobs/${job.job_id}/compare/${f.job_id}`,
+          })),
         };
       },
     );

@@ -34,6 +34,11 @@ export interface DemoModelServerOptions {
 export interface DemoModelServer {
   /** Ends with `/v1`, ready to be the official client's `baseURL`. */
   baseUrl: string;
+  /**
+   * Every chat completion this server answered, oldest first: its model and the last message's text. The request log a
+   * test reads to tell that a step made no model call (a fork's carried level runs, docs/fork-and-compare.md).
+   */
+  readonly requests: ReadonlyArray<{ model: string; lastMessage: string }>;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,7 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
   const app = Fastify({ logger, bodyLimit: BODY_LIMIT });
   const delays = createReplyDelays(options.sleep);
   const unused = trackUnusedConnections(app.server);
+  const requests: Array<{ model: string; lastMessage: string }> = [];
   // Before the server stops listening, so `close()` waits neither for a `#slow` delay nor for a connection that
   // never carries a request.
   app.addHook('preClose', (done) => {
@@ -118,6 +124,8 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
     }
 
     const body = parsed.data;
+    const last = body.messages.at(-1)?.content;
+    requests.push({ model: body.model, lastMessage: typeof last === 'string' ? last : JSON.stringify(last ?? '') });
     if (isSlow(body)) {
       const outcome = await delays.wait(slowMs, reply.raw);
       // Nobody is left to read a reply.
@@ -147,6 +155,7 @@ export async function startDemoModelServer(options: DemoModelServerOptions = {})
 
   await app.listen({ host, port });
   return {
+    requests,
     baseUrl: `http://${urlHost(app.server.address() as AddressInfo)}/v1`,
     close: () => app.close(),
   };

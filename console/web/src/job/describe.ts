@@ -75,6 +75,10 @@ const DESCRIBE: Describers = {
           tone: 'bad',
         },
   prompt_appended: (e) => ({ title: 'A follow-up prompt reached the job', detail: e.payload.preview }),
+  job_forked: (e) => ({
+    title: `Forked from ${e.payload.source_job_id}`,
+    detail: `${e.payload.from_level_run_id ?? 'from the start'}: ${e.payload.carried_level_ids.length} level runs carried over`,
+  }),
   node_started: (e) => ({ title: `Step started (attempt ${e.payload.attempt})`, detail: e.payload.node_id }),
   node_finished: (e) => ({
     title: e.payload.ok ? 'Step finished' : 'Step finished (failed)',

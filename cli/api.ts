@@ -114,3 +114,23 @@ export function listWorkflows(target: ApiTarget, page: { limit: number; cursor?:
     ),
   );
 }
+
+export type ForkBody = paths['/v1/jobs/{id}/fork']['post']['requestBody']['content']['application/json'];
+const Forked = z.looseObject({
+  job_id: z.string(),
+  source_job_id: z.string(),
+  from_level_run_id: z.string().nullable(),
+  carried_level_ids: z.array(z.string()),
+});
+export function forkJob(target: ApiTarget, jobId: string, body: ForkBody) {
+  return reach(target, async (client) =>
+    Forked.parse(dataOf(await client.POST('/v1/jobs/{id}/fork', { ...id(jobId), body }))),
+  );
+}
+
+export type Comparison = paths['/v1/jobs/{a}/compare/{b}']['get']['responses']['200']['content']['application/json'];
+export function compareJobs(target: ApiTarget, a: string, b: string): Promise<Comparison> {
+  return reach(target, async (client) =>
+    dataOf(await client.GET('/v1/jobs/{a}/compare/{b}', { params: { path: { a, b } } })),
+  );
+}

@@ -19,6 +19,7 @@ import { reach } from './api-request';
 import { ApiError } from './api-error';
 import { followJob } from './follow';
 import { runAnswer, runApprove, runCancel, runJobs, runWatch } from './job-commands';
+import { runCompare, runFork } from './fork-commands';
 import { CommandFailed } from './command-failed';
 import type * as ConnectorCommand from './connector';
 import type * as KbCommands from './kb';
@@ -41,6 +42,12 @@ const USAGE = `Usage:
       Attach to a running or finished job: every event from the start, then live until it ends (Ctrl-C as for job).
   keel cancel <job>
       Cancel a job that has not finished.
+  keel fork <job> --from <level_run|sequence> [--prompt <text>] [--tier free|cheap|frontier] [--watch] [--json]
+      A new job that carries the job's level runs up to the fork point over (no model call) from its workspace as
+      it stood then, and runs on with the new prompt or tier. --from: a level run (L3.verifier/1 or its full id)
+      or an event sequence (0: from the start). Prints the new job id; --watch follows it as keel watch does.
+  keel compare <a> <b> [--json]
+      The files (with unified diffs) and level runs (cost, duration, carried over) that differ between two jobs.
   keel answer <job> [text] [--call <call-id>]
       Answer the question the job waits on (the text, else typed at the prompt or read from stdin).
   keel approve <approval> [--reject] [--comment <text>]
@@ -92,6 +99,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'jobs') return runJobs(resolveApi(env), rest, terminalStyle(env));
   if (command === 'watch') return runWatch(resolveApi(env), rest, terminalStyle(env));
   if (command === 'cancel') return runCancel(resolveApi(env), rest);
+  if (command === 'fork') return runFork(resolveApi(env), rest, terminalStyle(env));
+  if (command === 'compare') return runCompare(resolveApi(env), rest);
   if (command === 'answer') return runAnswer(resolveApi(env), rest);
   if (command === 'approve') return runApprove(resolveApi(env), rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));

@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { createToken } from '../../db/tokens';
 import type { EventEnvelope } from '../../events/envelope';
@@ -401,4 +403,58 @@ test('a fork whose blobs are gone is refused with 409 naming them, and creates n
   const first = finished(gone.events)[0]!.payload.level_id as string;
   const early = await forkToEnd(gone.jobId, { from: { level_run_id: first } });
   expect(early.events.at(-1)!.kind).toBe('final');
+});
+
+test('keel fork and keel compare, as a person runs them', async () => {
+  const levels = finished(source.events).map((e) => String(e.payload.level_id));
+  const verifier = levels.find((id) => id.includes('/L3.verifier/'))!;
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-cli-'));
+  const keelRun = (args: string[]) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(__dirname, 'ts-entry.js'), path.join(__dirname, '..', '..', 'cli', 'keel.ts'), ...args],
+      {
+        env: { PATH: process.env.PATH, KEEL_API_URL: keel.baseUrl, KEEL_TOKEN: keel.token, DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      child.once('close', (code) => resolve({ code, stdout, stderr })),
+    );
+  };
+  try {
+    // `--from` as the role and attempt alone; `--watch --json` follows the fork to its end, one event a line.
+    const short = verifier.slice(source.jobId.length + 1);
+    const forked = await keelRun(['fork', source.jobId, '--from', short, '--tier', 'cheap', '--watch', '--json']);
+    expect(forked.code).toBe(0);
+    const events = forked.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as EventEnvelope);
+    expect(events.at(-1)!.kind).toBe('final');
+    const forkedEvent = events.find((e) => e.kind === 'job_forked')!;
+    expect(forkedEvent.payload).toMatchObject({ source_job_id: source.jobId, model_tier: 'cheap' });
+    const forkId = forkedEvent.job_id;
+
+    const compared = await keelRun(['compare', source.jobId, forkId]);
+    expect(compared.code).toBe(0);
+    expect(compared.stdout).toContain('relation: b_forked_from_a');
+    expect(compared.stdout).toContain(`${short}`);
+    expect(compared.stdout).toContain('(carried over in b)');
+    const json = await keelRun(['compare', source.jobId, forkId, '--json']);
+    expect((JSON.parse(json.stdout) as Comparison).relation).toBe('b_forked_from_a');
+
+    // A fork point that is neither a level run nor a sequence, and a job the caller cannot see: refused, exit non-zero.
+    const bad = await keelRun(['fork', source.jobId, '--from', 'yesterday']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--from');
+    const unknown = await keelRun(['fork', 'job-nope', '--from', '0']);
+    expect(unknown.code).not.toBe(0);
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
 });

@@ -1084,7 +1084,7 @@ export interface paths {
               carried_level_ids: string[];
               links: {
                 job: string;
-                events: string;
+                stream: string;
                 compare: string;
               };
             };

@@ -68,7 +68,7 @@ const ForkAcceptedSchema = z.object({
   source_job_id: z.string(),
   from_level_run_id: z.string().nullable().describe('the fork point; null for a fork from the start'),
   carried_level_ids: z.array(z.string()).describe("the source's level runs carried over, in the order they ran"),
-  links: z.object({ job: z.string(), events: z.string(), compare: z.string() }),
+  links: z.object({ job: z.string(), stream: z.string(), compare: z.string() }),
 });
 
 /** 409 `blobs_missing` names every missing blob with its path, besides the message. */
@@ -194,7 +194,7 @@ export function jobForkRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           carried_level_ids: forked.carried_level_ids,
           links: {
             job: `/v1/jobs/${forked.job_id}`,
-            events: `/v1/jobs/${forked.job_id}/events`,
+            stream: `/v1/jobs/${forked.job_id}/stream`,
             compare: `/v1/jobs/${forked.source_job_id}/compare/${forked.job_id}`,
           },
         });

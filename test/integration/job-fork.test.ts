@@ -9,6 +9,7 @@ import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-m
 import { recordJobFile } from '../../db/files';
 import { sha256Hex } from '../../snapshots/blob-store';
 import { defaultBlobDir } from '../../snapshots/config';
+import { restoreWorkspace } from '../../snapshots/restore-workspace';
 import { snapshotWorkspace } from '../../snapshots/take-snapshot';
 import { FsBlobStore } from '../../snapshots/fs-blob-store';
 import type { RunningWorker } from '../../temporal/worker';
@@ -456,5 +457,41 @@ test('keel fork and keel compare, as a person runs them', async () => {
     expect(unknown.code).not.toBe(0);
   } finally {
     await fs.rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('restoring again after a worker died half-way puts the manifest back byte for byte', async () => {
+  // The fork at the source's last level run, from the first test: its working directory is the fork point's manifest.
+  const { rows } = await infra.db.pool.query<{ job_id: string; from_level_run_id: string }>(
+    `SELECT job_id, from_level_run_id FROM job_forks WHERE source_job_id = $1 ORDER BY created_at DESC LIMIT 1`,
+    [source.jobId],
+  );
+  const forkId = rows[0]!.job_id;
+  const { rows: snaps } = await infra.db.pool.query<{ manifest_sha256: string }>(
+    'SELECT manifest_sha256 FROM level_run_snapshots WHERE level_run_id = $1',
+    [rows[0]!.from_level_run_id],
+  );
+  const manifestSha256 = snaps[0]!.manifest_sha256;
+  const listing = await call<Listing>(
+    `/v1/jobs/${source.jobId}/files?at=${encodeURIComponent(rows[0]!.from_level_run_id)}`,
+  );
+  expect(listing.body.files.length).toBeGreaterThan(0);
+  const dir = path.join(keel.workspaceRoot, forkId);
+  // What a killed attempt may leave: a torn file, a missing one, a temporary file of its own.
+  const [torn] = listing.body.files;
+  await fs.writeFile(path.join(dir, torn!.path), 'half of it');
+  await fs.writeFile(path.join(dir, `${torn!.path}.dead.restore`), 'temporary');
+  for (const file of listing.body.files.slice(1)) await fs.rm(path.join(dir, file.path), { force: true });
+  const restored = await restoreWorkspace(
+    {
+      pool: infra.db.pool,
+      workspaceRoot: keel.workspaceRoot,
+      blobs: new FsBlobStore(defaultBlobDir(keel.workspaceRoot)),
+    },
+    { jobId: forkId, manifestSha256 },
+  );
+  expect(restored.files).toBe(listing.body.files.length);
+  for (const file of listing.body.files) {
+    expect(sha256Hex(await fs.readFile(path.join(dir, file.path)))).toBe(file.sha256);
   }
 });

@@ -84,6 +84,8 @@ export const EVENT_PAYLOADS = {
     prompt_tokens: count.optional(),
     completion_tokens: count.optional(),
     cost_usd: usd.optional(),
+    /** A fork: the part of `cost_usd` its carried level runs cost (spent by its source, not by this job). */
+    carried_cost_usd: usd.optional(),
     /** A product build that was deployed: where it went live. */
     deployed_url: z.string().optional(),
     /** A roadmap job's roadmap, a discovery job's vertical (docs/capabilities.md). */

@@ -25,6 +25,12 @@ export class JobState {
   spentUsd = 0;
   /** Tokens of every level run, like spentUsd. */
   readonly tokens = { reasoning: 0, prompt: 0, completion: 0 };
+  /**
+   * A fork's carried level runs (docs/fork-and-compare.md): their cost and tokens are in the totals above (what the
+   * result cost to produce) but were spent by the source, so the job's own usage row, the ledger budgets read, leaves
+   * them out.
+   */
+  readonly carried = { usd: 0, reasoning: 0, prompt: 0, completion: 0 };
   /** Executor attempts the verifier (or a build) judged. */
   verifications = 0;
   /** The role of the level that ran last: the next level's handoff comes from it. */
@@ -84,6 +90,14 @@ export class JobState {
     this.addFiles(result.createdFiles);
   }
 
+  /** Notes that `result` was carried over from the fork's source: counted in the totals, not in the job's own usage. */
+  carriedOver(result: LevelResult): void {
+    this.carried.usd += result.costUsd;
+    this.carried.reasoning += result.reasoningTokens;
+    this.carried.prompt += result.promptTokens ?? 0;
+    this.carried.completion += result.completionTokens ?? 0;
+  }
+
   addFiles(files: readonly string[]): void {
     for (const file of files) if (!this.progress.createdFiles.includes(file)) this.progress.createdFiles.push(file);
   }
@@ -93,7 +107,7 @@ export class JobState {
     return this.followUps.length > this.seenFollowUps;
   }
 
-  /** The job's usage as its status row and `final` report it. */
+  /** The job's usage as `final` reports it: every level run's, carried ones included. */
   usage() {
     return {
       effort: strongestRung(this.results.map((r) => r.effort)),
@@ -101,6 +115,19 @@ export class JobState {
       promptTokens: this.tokens.prompt,
       completionTokens: this.tokens.completion,
       costUsd: this.spentUsd,
+    };
+  }
+
+  /** The job's own usage, as its status row (and so the ledger) records it: `usage()` less what was carried over. */
+  ownUsage() {
+    const all = this.usage();
+    return {
+      ...all,
+      reasoningTokens: all.reasoningTokens - this.carried.reasoning,
+      promptTokens: all.promptTokens - this.carried.prompt,
+      completionTokens: all.completionTokens - this.carried.completion,
+      // Never below zero through float rounding: the row's cost is a ledger amount.
+      costUsd: Math.max(0, all.costUsd - this.carried.usd),
     };
   }
 }

@@ -266,11 +266,13 @@ async function runChild(
     throw err;
   }
   state.account(level.role, result);
-  // The submitter's decisions while the level was paused hold for the levels after it.
-  if (result.budget) {
+  // The submitter's decisions while the level was paused hold for the levels after it (a carried level's were its
+  // source's: the fork keeps its own ceiling and tier).
+  if (result.budget && !carried) {
     state.budgetUsd = result.budget.ceilingUsd ?? undefined;
     state.modelTier = result.budget.modelTier;
   }
+  if (carried) state.carriedOver(result);
   if (result.costUsd > 0 || input.budgetUsd !== undefined) {
     await emit(JOB_ROLE, 'budget_consumed', {
       level_id: levelWorkflowId(jobId, level.role, attempt),
@@ -546,8 +548,9 @@ async function finishJob(run: JobRun, intent: Intent): Promise<JobResult> {
       .join(' ');
   const executor = results.findLast((r) => r.role.startsWith('L4.'));
   const usage = state.usage();
-  // Status before the terminal event: a client that reads the job after `final` sees it finished.
-  await book.markJobStatus({ jobId, status: 'completed', summary, usage });
+  // Status before the terminal event: a client that reads the job after `final` sees it finished. The row (what the
+  // ledger and budgets read) has the job's own usage: a fork's carried level runs were paid for by its source.
+  await book.markJobStatus({ jobId, status: 'completed', summary, usage: state.ownUsage() });
   // Archived before the terminal event, so the run graph is there for a client that has seen `final`.
   await book.archiveRunGraph({ jobId, outcome: 'completed' });
   await emit(JOB_ROLE, 'final', {
@@ -559,6 +562,7 @@ async function finishJob(run: JobRun, intent: Intent): Promise<JobResult> {
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     cost_usd: usage.costUsd,
+    ...(state.carried.usd > 0 ? { carried_cost_usd: state.carried.usd } : {}),
     ...(release?.url ? { deployed_url: release.url } : {}),
   });
   upsertSearchAttributes([{ key: KEEL_STATUS, value: 'completed' }]);

@@ -34,7 +34,8 @@ beforeAll(async () => {
   keel = await startKeel({ ...infra, demoBaseUrl: demo.baseUrl });
   worker = await keel.startWorker();
   stranger = (await createToken(infra.db.pool, { userId: 'other', orgId: 'org-other', isAdmin: false })).token;
-  source = await runJobToEnd(keel, PROMPT);
+  // Each model call of the source costs a cent (the demo model's #cost directive), so costs can be told apart.
+  source = await runJobToEnd(keel, `${PROMPT} #cost=0.01`);
 });
 
 afterAll(async () => {
@@ -75,6 +76,7 @@ interface Comparison {
 }
 interface JobBody {
   model_tier: string | null;
+  cost_usd: number;
   forked_from: { job_id: string; from_level_run_id: string | null } | null;
   forks: Array<{ job_id: string; from_level_run_id: string | null }>;
 }
@@ -183,8 +185,9 @@ test('a fork at each level run of a default job carries the runs up to it over, 
       expect((await fs.readFile(path.join(keel.workspaceRoot, fork.forkId, file))).equals(bytes)).toBe(true);
     }
 
-    // Findable from both jobs.
+    // Findable from both jobs; the fork's own cost (what the ledger and budgets count) is its own calls' only.
     const forkJob = await call<JobBody>(`/v1/jobs/${fork.forkId}`);
+    expect(forkJob.body.cost_usd).toBeCloseTo(0.01 * fork.modelCalls, 6);
     expect(forkJob.body.forked_from).toMatchObject({ job_id: source.jobId, from_level_run_id: levelId });
     const described = await infra.temporal.client.workflow.getHandle(fork.forkId).describe();
     expect(described.memo).toMatchObject({ forked_from: { job_id: source.jobId, level_run_id: levelId } });
@@ -197,7 +200,9 @@ test('a fork at each level run of a default job carries the runs up to it over, 
         sourceFiles.body.files.map((f) => [f.path, f.sha256]),
       );
       const final = (events: EventEnvelope[]) => events.at(-1)!.payload;
+      expect(final(source.events).cost_usd).toBeCloseTo(0.01 * sourceCalls, 6);
       expect(final(fork.events).cost_usd).toBe(final(source.events).cost_usd);
+      expect(final(fork.events).carried_cost_usd).toBe(final(source.events).cost_usd);
       expect(final(fork.events).created_files).toEqual(final(source.events).created_files);
     }
   }

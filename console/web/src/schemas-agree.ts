@@ -9,6 +9,7 @@ import type * as P from './people-schemas';
 import type * as S from './schemas';
 import type { MySpend } from './pages/spend-schema';
 import type { TenantBudgets } from './admin/tenant-budget-schemas';
+import type * as F from './fork/fork-schemas';
 
 type Read<T extends z.ZodMiniType> = z.infer<T>;
 
@@ -26,6 +27,8 @@ export type ConsoleReadsWhatTheRoutesAnswer = [
   Agrees<IngestOk<'/v1/jobs/{id}', 'get'>, Read<typeof S.Job>>,
   Agrees<IngestOk<'/v1/jobs/{id}/files', 'get'>, Read<typeof S.JobFiles>>,
   Agrees<IngestOk<'/v1/jobs/{id}/cancel', 'post'>, Read<typeof S.Cancelled>>,
+  Agrees<IngestOk<'/v1/jobs/{id}/fork', 'post'>, Read<typeof F.ForkAccepted>>,
+  Agrees<IngestOk<'/v1/jobs/{a}/compare/{b}', 'get'>, Read<typeof F.Comparison>>,
   Agrees<IngestOk<'/v1/approvals', 'get'>, Read<typeof S.ApprovalList>>,
   Agrees<IngestOk<'/v1/approvals/{id}/decide', 'post'>, Read<typeof S.Approval>>,
   Agrees<IngestOk<'/v1/questions', 'get'>, Read<typeof P.QuestionList>>,

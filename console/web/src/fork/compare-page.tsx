@@ -150,7 +150,12 @@ function LevelRow({ level }: { level: LevelChange }) {
       <>
         {formatUsd(s.cost_usd)} · {formatDuration(s.duration_ms)}
         {s.verdict ? ` · ${s.verdict}` : ''}
-        {s.carried_over ? <span className="badge carried"> carried over</span> : null}
+        {s.carried_over ? (
+          <>
+            {' '}
+            <span className="badge carried">carried over</span>
+          </>
+        ) : null}
       </>
     ) : (
       '—'

@@ -44,6 +44,11 @@ function argsOf(call: ToolCall): unknown {
   }
 }
 
+/** A glob that is absolute or climbs out (`..`): patterns are relative to the workspace. */
+function leavesWorkspace(pattern: string): boolean {
+  return pattern.startsWith('/') || pattern.split('/').includes('..');
+}
+
 function isText(bytes: Buffer): boolean {
   return !bytes.subarray(0, 8_000).includes(0);
 }
@@ -51,8 +56,11 @@ function isText(bytes: Buffer): boolean {
 export function workspaceReadActivities(deps: { workspaceRoot: string }) {
   const jobDir = (jobId: string) => path.join(deps.workspaceRoot, jobId);
 
-  /** The job's regular files matching `pattern`, sorted, without the ignored trees and without links. */
-  async function filesOf(jobId: string, pattern = '**/*'): Promise<string[]> {
+  /**
+   * The job's regular files matching `pattern` with their sizes, sorted by path, without the ignored trees and
+   * without links (one `lstat` each, which both rules out links and gives the size).
+   */
+  async function filesOf(jobId: string, pattern = '**/*'): Promise<{ path: string; size: number }[]> {
     const cwd = jobDir(jobId);
     const exists = await fs.stat(cwd).then(
       (stat) => stat.isDirectory(),
@@ -61,15 +69,10 @@ export function workspaceReadActivities(deps: { workspaceRoot: string }) {
     if (!exists) return [];
     const found = await glob(pattern, { cwd, dot: true, onlyFiles: true, followSymbolicLinks: false, ignore: IGNORED });
     // Links are left out: one planted by a build could lead anywhere, and reading through it would leave the workspace.
-    const regular = await Promise.all(
-      found.map((file) =>
-        fs.lstat(path.join(cwd, file)).then(
-          (stat) => stat.isFile(),
-          () => false,
-        ),
-      ),
-    );
-    return found.filter((_, index) => regular[index]).sort();
+    const stats = await Promise.all(found.map((file) => fs.lstat(path.join(cwd, file)).catch(() => undefined)));
+    return found
+      .flatMap((file, index) => (stats[index]?.isFile() ? [{ path: file, size: stats[index].size }] : []))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   async function readFile(jobId: string, call: ToolCall): Promise<string> {
@@ -108,20 +111,12 @@ export function workspaceReadActivities(deps: { workspaceRoot: string }) {
     const parsed = listArgs.safeParse(argsOf(call));
     if (!parsed.success) return 'list_files takes JSON arguments {"pattern"?: string}, a glob such as src/**/*.ts';
     const pattern = parsed.data.pattern?.trim() || '**/*';
-    if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
+    if (leavesWorkspace(pattern)) {
       return `list_files refused ${JSON.stringify(pattern)}: patterns are relative to the workspace`;
     }
     const files = await filesOf(jobId, pattern);
     if (files.length === 0) return `no files match ${pattern}`;
-    const shown = await Promise.all(
-      files.slice(0, MAX_LISTED).map(async (file) => {
-        const size = await fs.stat(path.join(jobDir(jobId), file)).then(
-          (s) => s.size,
-          () => 0,
-        );
-        return `${file}\t${size} bytes`;
-      }),
-    );
+    const shown = files.slice(0, MAX_LISTED).map((file) => `${file.path}\t${file.size} bytes`);
     const more = files.length > MAX_LISTED ? `\n[${files.length - MAX_LISTED} more: narrow the pattern]` : '';
     return `${files.length} files match ${pattern}\n${shown.join('\n')}${more}`;
   }
@@ -138,20 +133,18 @@ export function workspaceReadActivities(deps: { workspaceRoot: string }) {
     } catch (err) {
       return `search_files: ${JSON.stringify(query)} is not a valid regular expression (${(err as Error).message})`;
     }
-    if (pattern && (pattern.startsWith('/') || pattern.split('/').includes('..'))) {
+    if (pattern && leavesWorkspace(pattern)) {
       return `search_files refused ${JSON.stringify(pattern)}: patterns are relative to the workspace`;
     }
     const matches: string[] = [];
     const skipped: string[] = [];
     let total = 0;
-    for (const file of await filesOf(jobId, pattern || '**/*')) {
-      const absolute = path.join(jobDir(jobId), file);
-      const stat = await fs.stat(absolute);
-      if (stat.size > MAX_SEARCHED_BYTES) {
+    for (const { path: file, size } of await filesOf(jobId, pattern || '**/*')) {
+      if (size > MAX_SEARCHED_BYTES) {
         skipped.push(file);
         continue;
       }
-      const bytes = await fs.readFile(absolute);
+      const bytes = await fs.readFile(path.join(jobDir(jobId), file));
       if (!isText(bytes)) continue;
       bytes
         .toString('utf8')

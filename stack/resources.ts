@@ -93,9 +93,17 @@ export function openResources(config: StartConfig, dataDir: string, say: (line: 
     const warning = await ensureSearchAttributes(temporal.client, env.TEMPORAL_NAMESPACE);
     if (warning) say(`warning: ${warning}`);
     // One schedule per connector (paused unless CONNECTOR_<NAME>_ENABLED=true); the worker runs them.
-    await ensureConnectorSchedules(temporal.client, { taskQueue: jobTaskQueue(env), config: config.connectors.shared });
+    await ensureConnectorSchedules(temporal.client, {
+      taskQueue: jobTaskQueue(env),
+      config: config.connectors.shared,
+      retry: { say },
+    });
     // The workspace blob collection (docs/workspace-snapshots.md), paused when WORKSPACE_GC_ENABLED=false.
-    await ensureBlobGcSchedule(temporal.client, { taskQueue: jobTaskQueue(env), settings: blobGcSettings(env) });
+    await ensureBlobGcSchedule(temporal.client, {
+      taskQueue: jobTaskQueue(env),
+      settings: blobGcSettings(env),
+      retry: { say },
+    });
     const workerConnection = closers.add(await connectWorker(settings), (c) => c.close());
     return {
       devServer,

@@ -52,9 +52,14 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
         await ensureConnectorSchedules(registrar.client, {
           taskQueue: jobTaskQueue(env),
           config: config.connectors.shared,
+          retry: { say: warn },
         });
         // The workspace blob collection (docs/workspace-snapshots.md), paused when WORKSPACE_GC_ENABLED=false.
-        await ensureBlobGcSchedule(registrar.client, { taskQueue: jobTaskQueue(env), settings: blobGcSettings(env) });
+        await ensureBlobGcSchedule(registrar.client, {
+          taskQueue: jobTaskQueue(env),
+          settings: blobGcSettings(env),
+          retry: { say: warn },
+        });
         return result;
       })
       .finally(() => registrar.close());

@@ -2,6 +2,7 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type Schedu
 import { KEEL_KIND } from '../pure/search-attributes';
 import type { BlobGcSettings } from '../snapshots/config';
 import type { collectWorkspaceBlobs } from '../workflows/collect-blobs';
+import { retryWhileUnreachable, type StartupRetryOptions } from './retry-while-unreachable';
 
 /** The schedule an operator finds in the Temporal UI; its runs get ids `keel-workspace-gc-<start time>`. */
 export const BLOB_GC_SCHEDULE_ID = 'keel-workspace-gc';
@@ -29,26 +30,39 @@ function definition(settings: BlobGcSettings, taskQueue: string) {
  */
 export async function ensureBlobGcSchedule(
   client: Client,
-  options: { taskQueue: string; settings: BlobGcSettings },
+  options: { taskQueue: string; settings: BlobGcSettings; retry?: StartupRetryOptions },
 ): Promise<{ scheduleId: string; paused: boolean }> {
   const { spec, action, policies } = definition(options.settings, options.taskQueue);
   const paused = !options.settings.enabled;
   const note = paused ? 'disabled: set WORKSPACE_GC_ENABLED=true' : 'enabled by configuration';
-  try {
-    await client.schedule.create({ scheduleId: BLOB_GC_SCHEDULE_ID, spec, action, policies, state: { paused, note } });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    const handle = client.schedule.getHandle(BLOB_GC_SCHEDULE_ID);
-    await handle.update((previous) => ({
-      ...previous,
-      spec,
-      action,
-      policies,
-      state: { ...previous.state, paused, note },
-    }));
-    const described = await handle.describe();
-    if (described.state.paused && !paused) await handle.unpause(note);
-    if (!described.state.paused && paused) await handle.pause(note);
-  }
+  // Retried while Temporal does not answer: a restarted dev server describes its schedules only moments after it starts.
+  await retryWhileUnreachable(
+    `the schedule ${BLOB_GC_SCHEDULE_ID}`,
+    async () => {
+      try {
+        await client.schedule.create({
+          scheduleId: BLOB_GC_SCHEDULE_ID,
+          spec,
+          action,
+          policies,
+          state: { paused, note },
+        });
+      } catch (err) {
+        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+        const handle = client.schedule.getHandle(BLOB_GC_SCHEDULE_ID);
+        await handle.update((previous) => ({
+          ...previous,
+          spec,
+          action,
+          policies,
+          state: { ...previous.state, paused, note },
+        }));
+        const described = await handle.describe();
+        if (described.state.paused && !paused) await handle.unpause(note);
+        if (!described.state.paused && paused) await handle.pause(note);
+      }
+    },
+    options.retry,
+  );
   return { scheduleId: BLOB_GC_SCHEDULE_ID, paused };
 }

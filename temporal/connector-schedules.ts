@@ -10,6 +10,7 @@ import { CONNECTOR_NAMES, scheduleSettings, type ConnectorsEnv } from '../connec
 import type { ConnectorName } from '../connectors/contract';
 import { KEEL_KIND } from '../pure/search-attributes';
 import type { runConnector } from '../workflows/connector-run';
+import { retryWhileUnreachable, type StartupRetryOptions } from './retry-while-unreachable';
 
 /** A schedule id an operator reads in the Temporal UI. Its runs get ids `keel-connector-<name>-<start time>`. */
 export function connectorScheduleId(name: ConnectorName): string {
@@ -42,11 +43,12 @@ function definition(name: ConnectorName, cron: string, taskQueue: string) {
 /**
  * Creates or updates one schedule per connector from configuration (at worker start): the cron, the workflow it
  * starts on `taskQueue`, overlap policy skip, and paused unless the connector is enabled (the default is disabled).
- * Idempotent; several workers starting at once converge on the same schedules.
+ * Idempotent; several workers starting at once converge on the same schedules. Retried while Temporal does not answer
+ * (temporal/retry-while-unreachable.ts): a restarted dev server describes its schedules only moments after it starts.
  */
 export async function ensureConnectorSchedules(
   client: Client,
-  options: { taskQueue: string; config: ConnectorsEnv },
+  options: { taskQueue: string; config: ConnectorsEnv; retry?: StartupRetryOptions },
 ): Promise<ConnectorScheduleState[]> {
   const states: ConnectorScheduleState[] = [];
   for (const name of CONNECTOR_NAMES) {
@@ -54,23 +56,29 @@ export async function ensureConnectorSchedules(
     const scheduleId = connectorScheduleId(name);
     const { spec, action, policies } = definition(name, cron, options.taskQueue);
     const note = enabled ? `enabled by configuration` : `disabled: set CONNECTOR_${name.toUpperCase()}_ENABLED=true`;
-    try {
-      await client.schedule.create({ scheduleId, spec, action, policies, state: { paused: !enabled, note } });
-    } catch (err) {
-      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-      const handle = client.schedule.getHandle(scheduleId);
-      await handle.update((previous) => ({
-        ...previous,
-        spec,
-        action,
-        policies,
-        state: { ...previous.state, paused: !enabled, note },
-      }));
-      // Update carries the paused flag, but a pause is made explicit so the note shows who paused it and why.
-      const described = await handle.describe();
-      if (described.state.paused && enabled) await handle.unpause(note);
-      if (!described.state.paused && !enabled) await handle.pause(note);
-    }
+    await retryWhileUnreachable(
+      `the schedule ${scheduleId}`,
+      async () => {
+        try {
+          await client.schedule.create({ scheduleId, spec, action, policies, state: { paused: !enabled, note } });
+        } catch (err) {
+          if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+          const handle = client.schedule.getHandle(scheduleId);
+          await handle.update((previous) => ({
+            ...previous,
+            spec,
+            action,
+            policies,
+            state: { ...previous.state, paused: !enabled, note },
+          }));
+          // Update carries the paused flag, but a pause is made explicit so the note shows who paused it and why.
+          const described = await handle.describe();
+          if (described.state.paused && enabled) await handle.unpause(note);
+          if (!described.state.paused && !enabled) await handle.pause(note);
+        }
+      },
+      options.retry,
+    );
     states.push({ connector: name, scheduleId, cron, paused: !enabled });
   }
   return states;

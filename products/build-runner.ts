@@ -23,7 +23,8 @@ export interface BuildOutcome {
   step: 'build' | 'test';
   command: string;
   exitCode: number | null;
-  killed: SandboxResult['killed'];
+  /** A build is never aborted (it passes the sandbox no signal). */
+  killed: Exclude<SandboxResult['killed'], 'aborted'>;
   /** The end of the combined output of the commands that ran, each under a `$ <command>` line. */
   outputTail: string;
   durationMs: number;
@@ -70,7 +71,7 @@ export async function verifyBuild(
     step: last!.step,
     command: last!.command,
     exitCode: last!.result.exitCode,
-    killed: last!.result.killed,
+    killed: last!.result.killed === 'aborted' ? null : last!.result.killed,
     outputTail: joined.slice(Math.max(0, joined.length - limits.tailBytes)),
     durationMs,
     network: last!.result.network,

@@ -24,6 +24,8 @@ export interface SandboxRun {
   toolPaths?: string[];
   /** `auto`: no network when the machine allows it; `off`: refuse to run without network isolation. */
   network?: 'auto' | 'off' | 'host';
+  /** Aborting kills the whole process group at once (a cancelled activity); the result says `killed: 'aborted'`. */
+  signal?: AbortSignal;
 }
 
 export interface SandboxResult {
@@ -31,7 +33,7 @@ export interface SandboxResult {
   exitCode: number | null;
   signal: string | null;
   /** Why Keel killed it, if it did. */
-  killed: 'timeout' | 'output_cap' | null;
+  killed: 'timeout' | 'output_cap' | 'aborted' | null;
   outputTail: string;
   outputBytes: number;
   durationMs: number;
@@ -40,6 +42,12 @@ export interface SandboxResult {
 }
 
 const SYSTEM_PATH = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+/**
+ * coreutils' `timeout` wraps every command as a backstop, a few seconds past Keel's own timer: the command leads its
+ * own process group, so if the worker that spawned it dies (SIGKILL), nothing else would ever stop it.
+ */
+const TIMEOUT_BIN = ['/usr/bin/timeout', '/bin/timeout'].find((p) => existsSync(p));
+const BACKSTOP_GRACE_S = 5;
 const DEFAULT_TAIL_BYTES = 4_000;
 
 let netnsSupport: boolean | undefined;
@@ -96,9 +104,13 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
   const ip = ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip', '/bin/ip'].find((p) => existsSync(p));
   // In a fresh network namespace even loopback starts down; bring it up so a service's own tests can listen.
   const script = isolate && ip ? `${ip} link set lo up >/dev/null 2>&1 || true\n${run.command}` : run.command;
-  const [file, args] = isolate
-    ? ['unshare', ['--user', '--map-root-user', '--net', '--', '/bin/sh', '-c', script]]
-    : ['/bin/sh', ['-c', script]];
+  const sandboxed = isolate
+    ? ['unshare', '--user', '--map-root-user', '--net', '--', '/bin/sh', '-c', script]
+    : ['/bin/sh', '-c', script];
+  const backstop = TIMEOUT_BIN
+    ? [TIMEOUT_BIN, '-s', 'KILL', `${Math.ceil(run.timeoutMs / 1000) + BACKSTOP_GRACE_S}s`]
+    : [];
+  const [file, ...args] = [...backstop, ...sandboxed] as [string, ...string[]];
 
   const started = process.hrtime.bigint();
   const tail = new Tail(run.tailBytes ?? DEFAULT_TAIL_BYTES);
@@ -135,14 +147,22 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
         killed ??= 'timeout';
         killGroup();
       }, run.timeoutMs);
+      const abort = () => {
+        killed ??= 'aborted';
+        killGroup();
+      };
+      if (run.signal?.aborted) abort();
+      run.signal?.addEventListener('abort', abort, { once: true });
       child.on('error', (err) => {
         clearTimeout(timer);
+        run.signal?.removeEventListener('abort', abort);
         reject(err);
       });
       // Anything the command left running in the background dies with it; `close` then follows once pipes drain.
       child.on('exit', killGroup);
       child.on('close', (code, signal) => {
         clearTimeout(timer);
+        run.signal?.removeEventListener('abort', abort);
         resolve({
           exitCode: killed ? null : code,
           signal,

@@ -22,6 +22,7 @@ import { snapshotActivities } from './snapshots';
 import { webhookActivities } from './webhooks';
 import { workspaceActivities } from './workspace';
 import { workspaceReadActivities } from './workspace-read';
+import { workspaceCommandActivities } from './workspace-commands';
 import type { WebhookSettings } from '../webhooks/config';
 import type { AnswerLinkSettings } from '../answer-links/config';
 
@@ -62,6 +63,7 @@ export function createActivities(deps: ActivityDeps) {
     ...budgetActivities(deps),
     ...workspaceActivities(deps),
     ...workspaceReadActivities(deps),
+    ...workspaceCommandActivities(deps),
     ...snapshotActivities(deps),
     ...chatActivities(deps),
     ...knowledgeActivities(deps),

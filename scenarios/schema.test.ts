@@ -82,12 +82,37 @@ describe('scenario schema', () => {
     ]);
   });
 
-  test('tools: only the file, read, human-input and knowledge tools', () => {
+  test('tools: only the file, read, command, human-input and knowledge tools', () => {
     const input = withLevel(0, (level) => (level.tools = ['ask_user', 'run_shell' as never]));
     expect(problemsOf(input)).toEqual([
       'scenario build: levels[0] L1.team_lead: tools[1]: "run_shell" is not a tool; use one of ' +
-        'write_file, edit_file, read_file, list_files, search_files, ask_user, request_approval, kb_search',
+        'write_file, edit_file, read_file, list_files, search_files, run_command, ask_user, request_approval, kb_search',
     ]);
+  });
+
+  test('commands: run_command needs an allowlist of valid patterns, on an L4 level only', () => {
+    const executor = (change: (level: ScenarioLevel) => void) => withLevel(2, change);
+    expect(problemsOf(executor((level) => level.tools!.push('run_command')))).toEqual([
+      'scenario build: levels[2] L4.executor: commands: run_command needs the commands it may run: list patterns ' +
+        'such as "npm test" under commands',
+    ]);
+    const granted = (commands: string[]) =>
+      executor((level) => {
+        level.tools!.push('run_command');
+        level.commands = commands;
+      });
+    expect(problemsOf(granted(['npm test', 'node --test ...']))).toEqual([]);
+    expect(problemsOf(granted(['npm test && rm -rf /']))).toEqual([
+      'scenario build: levels[2] L4.executor: commands[0]: only words and wildcards are allowed',
+    ]);
+    expect(problemsOf(executor((level) => (level.commands = ['npm test'])))).toEqual([
+      'scenario build: levels[2] L4.executor: commands: only a level offered run_command runs commands',
+    ]);
+    expect(problemsOf(withLevel(1, (level) => level.tools!.push('run_command')))).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('run_command changes files, which only an L4 (executor) level may do'),
+      ]),
+    );
   });
 
   test('tools: the file tools are allowed only on L4 levels', () => {

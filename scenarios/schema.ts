@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { fieldPath, isRecord, missingIsRequired, type Checked } from '../config/schema-helpers';
 import { REQUIREMENTS, RUNGS } from '../routing/catalog/types';
 import { LEVEL_ROLE } from '../pure/roles';
+import { commandPatternProblem } from '../products/command-allowlist';
 
 /** Every tool a level may be offered, in the contract's order. */
 export const LEVEL_TOOLS = [
@@ -16,6 +17,7 @@ export const LEVEL_TOOLS = [
   'read_file',
   'list_files',
   'search_files',
+  'run_command',
   'ask_user',
   'request_approval',
   'kb_search',
@@ -27,14 +29,17 @@ export const LEVEL_TOOLS = [
  */
 export type LevelTool = (typeof LEVEL_TOOLS)[number];
 
-/** The tools that change the workspace: only an executor (`L4.`) may hold them, so planning levels cannot write. */
-export const FILE_TOOLS: readonly LevelTool[] = ['write_file', 'edit_file'];
+/**
+ * The tools that change the workspace: only an executor (`L4.`) may hold them, so planning levels cannot write. A
+ * command can write files too (a formatter, a build's output).
+ */
+export const FILE_TOOLS: readonly LevelTool[] = ['write_file', 'edit_file', 'run_command'];
 
 /** Names are file names (`<name>.yaml`) and appear in events, so they are lowercase slugs: `build`, `bug-fix`. */
 export const SCENARIO_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
 /** The fields that only make sense for a level that calls an LLM. */
-const LLM_ONLY_FIELDS = ['tools', 'pins', 'fallback', 'effort', 'requirements'] as const;
+const LLM_ONLY_FIELDS = ['tools', 'pins', 'fallback', 'effort', 'requirements', 'commands'] as const;
 
 const slug = z
   .string()
@@ -73,6 +78,15 @@ export const levelSchema = z
       .array(
         z.enum(LEVEL_TOOLS, {
           error: (issue) => `${JSON.stringify(issue.input)} is not a tool; use one of ${LEVEL_TOOLS.join(', ')}`,
+        }),
+      )
+      .optional(),
+    // What `run_command` may run: command patterns (products/command-allowlist.ts), e.g. `npm test`, `node --test ...`.
+    commands: z
+      .array(
+        z.string().superRefine((pattern, ctx) => {
+          const problem = commandPatternProblem(pattern);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
         }),
       )
       .optional(),
@@ -144,7 +158,18 @@ export function checkScenario(input: unknown): Checked<Scenario> {
  */
 function levelRules(value: unknown, ctx: z.RefinementCtx): void {
   if (!isRecord(value)) return;
-  const { role, tools, deterministic, prompt } = value;
+  const { role, tools, deterministic, prompt, commands } = value;
+  const runsCommands = Array.isArray(tools) && tools.includes('run_command');
+  if (runsCommands && !(Array.isArray(commands) && commands.length > 0)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['commands'],
+      message: 'run_command needs the commands it may run: list patterns such as "npm test" under commands',
+    });
+  }
+  if (!runsCommands && commands !== undefined && deterministic !== true) {
+    ctx.addIssue({ code: 'custom', path: ['commands'], message: 'only a level offered run_command runs commands' });
+  }
   if (typeof role === 'string' && LEVEL_ROLE.test(role) && !role.startsWith('L4.') && Array.isArray(tools)) {
     tools.forEach((tool: unknown, index) => {
       if (typeof tool === 'string' && (FILE_TOOLS as readonly string[]).includes(tool)) {

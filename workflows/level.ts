@@ -69,6 +69,15 @@ const {
   retry: LEVEL_ACTIVITY_RETRY,
 });
 
+// A level's command (run_command, docs/toolbelt.md) runs up to its 2-minute limit and heartbeats meanwhile, so a worker
+// that dies mid-command is noticed; the retry answers from the recorded run and never starts the command twice.
+const { runWorkspaceCommand } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '20 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: LEVEL_ACTIVITY_RETRY,
+});
+
 // Reads the job's changed files and stores their blobs: longer than a bookkeeping write, and it heartbeats per file.
 const { snapshotWorkspace } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
@@ -291,9 +300,9 @@ async function converse(
       });
     }
     messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
-    for (const call of reply.toolCalls) {
+    for (const [index, call] of reply.toolCalls.entries()) {
       await emit(role, 'tool_call', { level_id: levelId, call_id: call.id, name: call.function.name });
-      const outcome = await runTool(run, call);
+      const outcome = await runTool(run, call, `${round}.${index + 1}`);
       if (outcome.createdFile) run.createdFiles.push(outcome.createdFile);
       await emit(role, 'tool_result', { level_id: levelId, call_id: call.id, preview: preview(outcome.content) });
       messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
@@ -496,7 +505,7 @@ async function composeInCode(run: LevelRun): Promise<LevelResult> {
       type: 'function',
       function: { name: 'write_file', arguments: JSON.stringify(kept) },
     };
-    const outcome = await runTool(run, call);
+    const outcome = await runTool(run, call, 'kept');
     if (outcome.createdFile) files.push(outcome.createdFile);
     output = `Kept the ${intent.kind} in ${kept.path}.`;
   } else {
@@ -567,8 +576,11 @@ async function withHeartbeats<T>(
   }
 }
 
-/** Executes one tool call; the returned content is what the model sees next. */
-async function runTool(run: LevelRun, call: ToolCall): Promise<ToolOutcome> {
+/**
+ * Executes one tool call; the returned content is what the model sees next. `place` is the call's round and position
+ * in the level (`<round>.<n>`): unique even when a model repeats a call id (the demo model derives ids from arguments).
+ */
+async function runTool(run: LevelRun, call: ToolCall, place: string): Promise<ToolOutcome> {
   const { input, levelId, role, emit } = run;
   const args = parseToolArguments(call.function.arguments);
   switch (call.function.name) {
@@ -590,6 +602,12 @@ async function runTool(run: LevelRun, call: ToolCall): Promise<ToolOutcome> {
     case 'list_files':
     case 'search_files':
       return { content: await readWorkspace({ jobId: input.ids.job_id, call }) };
+    case 'run_command': {
+      const allowed = input.level.commands ?? [];
+      const runKey = `${levelId}#${place}`;
+      const outcome = await runWorkspaceCommand({ jobId: input.ids.job_id, levelId, runKey, call, allowed });
+      return { content: outcome.content };
+    }
     case 'ask_user':
       return askUser(run, call.id, args);
     case 'request_approval':

@@ -86,6 +86,25 @@ export const TOOL_DEFINITIONS: Record<LevelTool, ToolDefinition> = {
       },
     },
   },
+  run_command: {
+    type: 'function',
+    function: {
+      name: 'run_command',
+      description:
+        "Run one command in the job workspace's sandbox (its own directory, no network, a clean environment, a time " +
+        'limit) and get its exit code and the end of its output. Only the commands this level is allowed run; one ' +
+        'plain command per call: no ;, &&, |, redirections, variables or wildcards. Use it to run the tests or the ' +
+        'build before and after you change files.',
+      parameters: {
+        type: 'object',
+        properties: {
+          command: { type: 'string', description: 'e.g. npm test, or node --test test/parse.test.js' },
+        },
+        required: ['command'],
+        additionalProperties: false,
+      },
+    },
+  },
   ask_user: {
     type: 'function',
     function: {

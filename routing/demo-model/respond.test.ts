@@ -425,3 +425,33 @@ describe('determinism', () => {
     expect(respond(request)).toEqual(respond(structuredClone(request)));
   });
 });
+
+describe('L4 offered run_command', () => {
+  const prompt = 'Write hello.md that greets the reader';
+  const runCommandTool: FunctionTool = { type: 'function', function: { name: 'run_command' } };
+  const request = (...turn: ChatMessage[]): DemoRequest => ({
+    messages: [system('L4.executor'), user(prompt), ...turn],
+    tools: [writeFileTool, runCommandTool],
+  });
+  const answered = (reply: ReturnType<typeof respond>, content: string): ChatMessage[] => [
+    { role: 'assistant', content: null, tool_calls: reply.message.tool_calls ?? [] },
+    { role: 'tool', tool_call_id: reply.message.tool_calls![0]!.id, content },
+  ];
+
+  it('runs the tests, writes the file, runs the tests again, then says how the last run ended', () => {
+    const before = respond(request());
+    expect(before.message.tool_calls?.map((c) => [c.function.name, c.function.arguments])).toEqual([
+      ['run_command', '{"command":"node --test"}'],
+    ]);
+    const ran = answered(before, '$ node --test\nexit code 0 (0.2 s, no network)\nTAP version 13');
+    const write = respond(request(...ran));
+    expect(write.message.tool_calls?.[0]?.function.name).toBe('write_file');
+    const wrote = answered(write, 'Created hello.md');
+    const after = respond(request(...ran, ...wrote));
+    expect(after.message.tool_calls?.[0]?.function.name).toBe('run_command');
+    const ranAgain = answered(after, '$ node --test\nexit code 1 (0.3 s, no network)\nnot ok 1');
+    expect(respond(request(...ran, ...wrote, ...ranAgain)).message.content).toBe(
+      'Wrote hello.md. node --test: exit code 1 (0.3 s, no network)',
+    );
+  });
+});

@@ -53,6 +53,9 @@
  * - `#look` (L4): while `read_file`, `list_files` and `search_files` are offered and no `read_file` call is
  *   answered, one reply of three calls: `list_files {"pattern":"**"}`, `search_files {"query":<path>}` and
  *   `read_file {"path":<path>}`, as a careful executor looks before it writes; then the usual L4 reply.
+ * - `run_command` (L4, no directive): while the tool is offered (the `build-and-test` scenario), the executor runs
+ *   `node --test` before it writes and again after, each as one call, and its last line names how the last run
+ *   ended: `Wrote <path>. node --test: <the result's second line>` (e.g. `exit code 0 (0.2 s, no network)`).
  * - `#build-fail=N` (L4; N a non-negative integer): while the context's last `Failed builds: <k>` line (0 without
  *   one) has k < N, the executor breaks the build of the template named by the context's `Template: <id> (` line
  *   (build-break.ts): for `ts-library` and `node-service` a second `write_file` call in the same reply writes a
@@ -91,7 +94,7 @@ import {
   splitRequest,
   textOf,
 } from './prompt-contract';
-import { callReply, callsReply, offersTool, toolAnswer, toolCall } from './tool-use';
+import { callReply, callsReply, offersTool, toolAnswer, toolAnswers, toolCall } from './tool-use';
 import { buildBreakFileFor, templateOf } from './build-break';
 import { appendAnchorOf } from './workspace-context';
 
@@ -103,6 +106,8 @@ export const DEMO_MODEL_ID = 'keel-demo';
 export const DEMO_MODEL_DISPLAY_NAME = 'offline demo model';
 export const WRITE_FILE_TOOL = 'write_file';
 export const EDIT_FILE_TOOL = 'edit_file';
+/** The command the demo executor runs with `run_command` before and after it writes. */
+export const DEMO_TEST_COMMAND = 'node --test';
 /** The read-only workspace tools `#look` calls (activities/workspace-read.ts). */
 const READ_TOOLS = ['list_files', 'search_files', 'read_file'];
 /** The page `#build-fail=N` links to; no template has it, so a static page's build fails on it. */
@@ -243,6 +248,15 @@ function executorReply(
 ): { message: AssistantMessage; finish_reason: FinishReason } {
   const file = demoFileFor(userText);
   const wrote = [WRITE_FILE_TOOL, EDIT_FILE_TOOL].some((name) => toolAnswer(request.messages, name) !== undefined);
+  // Tests before the change and after it, when the level may run commands.
+  const testRuns = offersTool(request, 'run_command') ? toolAnswers(request.messages, 'run_command') : undefined;
+  const runTests = () => callReply(toolCall('run_command', { command: DEMO_TEST_COMMAND }));
+  if (testRuns && testRuns.length === 0) return runTests();
+  if (wrote && testRuns && testRuns.length < 2) return runTests();
+  if (wrote && testRuns) {
+    const ended = testRuns.at(-1)!.split('\n')[1] ?? 'no result';
+    return text(`Wrote ${file.path}. ${DEMO_TEST_COMMAND}: ${ended}`);
+  }
   if (wrote) return text(`Wrote ${file.path}.`);
   const { context, jobPrompt } = splitRequest(userText);
   const reads = READ_TOOLS.every((name) => offersTool(request, name));

@@ -54,6 +54,17 @@ export function toolAnswer(messages: readonly ChatMessage[], name: string): stri
   return answer;
 }
 
+/** The texts of every tool result answering a call to `name` after the last user message, in order. */
+export function toolAnswers(messages: readonly ChatMessage[], name: string): string[] {
+  const turn = turnAfterUser(messages);
+  const callIds = new Set<string>();
+  for (const message of turn) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.tool_calls ?? []) if (call.function.name === name) callIds.add(call.id);
+  }
+  return turn.flatMap((m) => (m.role === 'tool' && callIds.has(m.tool_call_id) ? [textOf(m.content)] : []));
+}
+
 function turnAfterUser(messages: readonly ChatMessage[]): readonly ChatMessage[] {
   return messages.slice(lastUserIndex(messages) + 1);
 }

@@ -106,7 +106,7 @@ test('the scenario is picked from the list the API serves, and the run uses it; 
   const offered = await page.evaluate<string[]>(
     '[...document.querySelectorAll("#run-scenario option")].map((o) => o.value)',
   );
-  expect(offered).toEqual(['', 'build', 'product', 'product-confirmed', 'review']);
+  expect(offered).toEqual(['', 'build', 'build-and-test', 'product', 'product-confirmed', 'review']);
   expect(await scenario.locator('option').first().innerText()).toBe('Default (build)');
   await scenario.selectOption('review');
   await page.getByText('Review what the build produced against the request').waitFor();

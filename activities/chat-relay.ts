@@ -3,7 +3,14 @@ import { jobEventFeed } from '../events/job-event-feed';
 import type { EventEnvelope } from '../events/envelope';
 import type { QueueStore } from '../queue/queue-store';
 import type { ChatRelayInput, ChatRelaySlice, ChatRelayState } from '../chat-relay/definitions';
-import { approvalMessage, errorMessage, finalMessage, progressMessage, questionMessage } from '../chat-relay/messages';
+import {
+  approvalMessage,
+  errorMessage,
+  finalMessage,
+  progressMessage,
+  questionMessage,
+  waitStepMessage,
+} from '../chat-relay/messages';
 import type { ChatWebApi } from '../chat-relay/web-api';
 
 export interface RelayDeps {
@@ -65,6 +72,20 @@ export async function relayJobEvents(
             text(payload.reason),
             text(payload.answer_url) || undefined,
           ),
+        });
+        return false;
+      case 'reminder_sent':
+      case 'escalated':
+      case 'timed_out':
+        await api.postMessage({
+          ...where,
+          ...waitStepMessage(event.kind, {
+            waitingFor: text(payload.waiting_for),
+            text: text(payload.text),
+            waitedSeconds: typeof payload.waited_seconds === 'number' ? payload.waited_seconds : 0,
+            to: text(payload.to) || undefined,
+            outcome: text(payload.decision) || text(payload.answer) || undefined,
+          }),
         });
         return false;
       case 'final': {

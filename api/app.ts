@@ -40,6 +40,7 @@ import { tokenRoutes } from './routes/tokens';
 import { internalLedgerRoutes } from './routes/internal-ledger';
 import { internalUserRoutes } from './routes/internal-users';
 import { tenantBudgetRoutes } from './routes/tenant-budgets';
+import { approvalPolicyRoutes } from './routes/approval-policies';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
@@ -75,7 +76,7 @@ export async function buildApp(
       modelRoutes,
     ],
     ...[workflowRoutes, workflowGraphRoutes, kbRoutes, atlasRoutes, designRoutes, humanTaskRoutes, tokenRoutes],
-    ...[scenarioRoutes, questionRoutes, spendRoutes, tenantBudgetRoutes, webhookDeliveryRoutes],
+    ...[scenarioRoutes, questionRoutes, spendRoutes, tenantBudgetRoutes, approvalPolicyRoutes, webhookDeliveryRoutes],
     // The answer-by-link page (docs/answer-links.md): HTML, authorised by the signed token in its URL.
     answerLinkRoutes,
     ...[internalUserRoutes, internalLedgerRoutes],

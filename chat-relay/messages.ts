@@ -47,6 +47,25 @@ export function finalMessage(summary: string, createdFiles: string[]): ChatMessa
   return { text, blocks: [section(`${escapeText(summary)}${escapeText(files)}`)] };
 }
 
+/**
+ * A wait's reminder, escalation or timeout (docs/reminders.md), posted in the thread where the question or the approval
+ * was: the buttons of the original message still answer it.
+ */
+export function waitStepMessage(
+  step: 'reminder_sent' | 'escalated' | 'timed_out',
+  about: { waitingFor: string; text: string; waitedSeconds: number; to?: string; outcome?: string },
+): ChatMessage {
+  const what = about.waitingFor === 'approval' ? `the approval "${about.text}"` : `the question "${about.text}"`;
+  const minutes = Math.max(1, Math.round(about.waitedSeconds / 60));
+  const text =
+    step === 'reminder_sent'
+      ? `Reminder: ${what} has waited ${minutes} min for an answer.`
+      : step === 'escalated'
+        ? `Escalated to ${about.to ?? 'the project owners'}: ${what} is still unanswered after ${minutes} min.`
+        : `Timed out: ${what} went unanswered and was settled by the default (${about.outcome ?? 'none'}).`;
+  return { text, blocks: [section(escapeText(text))] };
+}
+
 export function errorMessage(message: string): ChatMessage {
   const text = `Sorry, that did not work: ${message}`;
   return { text, blocks: [section(escapeText(text))] };

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import type { ApprovalFacts } from '../pure/approval-policy';
 import { TERMINAL_JOB_STATUSES } from './jobs';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -19,6 +20,12 @@ export interface ApprovalRow {
   decided_at: Date | null;
   comment: string | null;
   created_at: Date;
+  /** What an approval policy saw of the request (docs/approval-policies.md); null on approvals from before policies. */
+  request: ApprovalFacts | null;
+  /** When the wait reminded its person, escalated and to whom (docs/reminders.md). */
+  reminded_at: Date | null;
+  escalated_at: Date | null;
+  escalated_to: string | null;
   /** The org of the approval's job (not stored on the approval): who may see and decide it. */
   org_id: string | null;
   /** Who created the approval's job: a member acting through the console sees only their own. */
@@ -35,6 +42,10 @@ export interface NewApproval {
   callId?: string;
   action: string;
   reason: string;
+  /** The request's facts as the policy saw them. */
+  request?: ApprovalFacts;
+  /** Decided as it is stored, by a policy's rule (`decidedBy` is `policy:<rule id>`). */
+  decided?: { decision: ApprovalDecisionKind; decidedBy: string };
 }
 
 /** Every column of the row plus the job's org, from `approvals a JOIN job_runs j`. */
@@ -47,8 +58,9 @@ const SELECT_APPROVAL =
  */
 export async function createApproval(pool: Pool | PoolClient, approval: NewApproval): Promise<ApprovalRow> {
   await pool.query(
-    `INSERT INTO approvals (approval_id, job_id, workflow_id, waiting_workflow_id, role, call_id, action, reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO approvals (approval_id, job_id, workflow_id, waiting_workflow_id, role, call_id, action, reason,
+                            request, status, decided_by, decided_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $11::text IS NULL THEN NULL ELSE now() END)
      ON CONFLICT (approval_id) DO NOTHING`,
     [
       approval.approvalId,
@@ -59,6 +71,9 @@ export async function createApproval(pool: Pool | PoolClient, approval: NewAppro
       approval.callId ?? null,
       approval.action,
       approval.reason,
+      approval.request ? JSON.stringify(approval.request) : null,
+      approval.decided ? statusOf(approval.decided.decision) : 'pending',
+      approval.decided?.decidedBy ?? null,
     ],
   );
   const stored = await getApproval(pool, approval.approvalId);
@@ -142,9 +157,50 @@ export async function decideApproval(
         RETURNING *
      )
      SELECT d.*, j.org_id FROM decided d JOIN job_runs j USING (job_id)`,
-    [approvalId, decision === 'approve' ? 'approved' : 'rejected', decidedBy, comment ?? null],
+    [approvalId, statusOf(decision), decidedBy, comment ?? null],
   );
   if (rows[0]) return { outcome: 'decided', approval: rows[0] };
   const existing = await getApproval(pool, approvalId);
   return existing ? { outcome: 'already_decided', approval: existing } : { outcome: 'not_found' };
+}
+
+const statusOf = (decision: ApprovalDecisionKind): ApprovalStatus => (decision === 'approve' ? 'approved' : 'rejected');
+
+/**
+ * Records a milestone of a pending approval's wait (docs/reminders.md): the reminder, or the escalation and its
+ * target. Only the first of each counts, so a retried activity keeps the first time.
+ */
+export async function markApprovalWait(
+  pool: Pool | PoolClient,
+  approvalId: string,
+  milestone: { kind: 'reminded' } | { kind: 'escalated'; to: string },
+): Promise<void> {
+  if (milestone.kind === 'reminded') {
+    await pool.query('UPDATE approvals SET reminded_at = now() WHERE approval_id = $1 AND reminded_at IS NULL', [
+      approvalId,
+    ]);
+  } else {
+    await pool.query(
+      'UPDATE approvals SET escalated_at = now(), escalated_to = $2 WHERE approval_id = $1 AND escalated_at IS NULL',
+      [approvalId, milestone.to],
+    );
+  }
+}
+
+/** A project's newest approvals (what a dry run evaluates), newest first. */
+export async function projectApprovals(
+  pool: Pool | PoolClient,
+  orgId: string,
+  projectSlug: string,
+  limit: number,
+): Promise<ApprovalRow[]> {
+  const { rows } = await pool.query<ApprovalRow>(
+    `${SELECT_APPROVAL}
+      WHERE EXISTS (SELECT 1 FROM workflows w WHERE w.workflow_id = a.workflow_id AND w.org_id = $1
+                      AND w.project_slug = $2)
+      ORDER BY a.created_at DESC, a.approval_id DESC
+      LIMIT $3`,
+    [orgId, projectSlug, limit],
+  );
+  return rows;
 }

@@ -38,7 +38,15 @@ export const EVENT_KIND_GROUPS = {
     'build_verify_passed',
     'build_verify_failed',
   ],
-  human: ['ask_user', 'approval_requested', 'human_task_assigned'],
+  human: [
+    'ask_user',
+    'approval_requested',
+    'human_task_assigned',
+    'approval_decided',
+    'reminder_sent',
+    'escalated',
+    'timed_out',
+  ],
   /** Keel's own additions (the catalog grows): a follow-up prompt reached a running job; a job forked from another. */
   workflow: ['prompt_appended', 'job_forked'],
   skills: [

@@ -19,6 +19,22 @@ const attempt = z.number().int().min(1);
 const usd = z.number().min(0);
 const rung = z.enum(RUNGS);
 
+/** The fields every step of a wait's reminder schedule carries, and the step's own. */
+function waitStep<S extends z.ZodRawShape>(own: S) {
+  return z.looseObject({
+    level_id: levelId,
+    /** What waits: a question (`ask_user`) or an approval. */
+    waiting_for: z.enum(['ask_user', 'approval']),
+    call_id: z.string(),
+    approval_id: z.string().optional(),
+    /** The question or the approval's action. */
+    text: z.string(),
+    /** Seconds since the person was asked. */
+    waited_seconds: count,
+    ...own,
+  });
+}
+
 export const EVENT_PAYLOADS = {
   // Job and scenario (agent_role L1.team_lead, which speaks for the job)
   scenario_started: z.looseObject({ scenario: z.string(), levels: z.array(z.string()) }),
@@ -225,6 +241,28 @@ export const EVENT_PAYLOADS = {
     reason: z.string(),
     level_id: levelId,
     answer_url: answerUrl,
+  }),
+  /** How an approval ended (docs/approval-policies.md): by a person, a policy's rule, or its timeout. */
+  approval_decided: z.looseObject({
+    approval_id: z.string(),
+    call_id: z.string(),
+    level_id: levelId,
+    decision: z.enum(['approve', 'reject']),
+    /** A user id, `policy:<rule id>`, `timeout`, or `link:<id>` for an answer link. */
+    decided_by: z.string(),
+    /** A policy's decision: the rule that decided, and the approval never waited for a person. */
+    rule_id: z.string().optional(),
+    action: z.string().optional(),
+    comment: z.string().optional(),
+  }),
+  /** A wait for a person reached a step of its project's reminder schedule (docs/reminders.md). */
+  reminder_sent: waitStep({}),
+  escalated: waitStep({ to: z.string() }),
+  timed_out: waitStep({
+    /** An approval: what it was decided as. */
+    decision: z.enum(['approve', 'reject']).optional(),
+    /** A question: the answer the level was given. */
+    answer: z.string().optional(),
   }),
 
   // Product builds (docs/product-builds.md)

@@ -3,7 +3,17 @@ import { Invalid } from '../refusals/refusal';
 import { checkWebhookAddress, isAllowedHost, WebhookAddressRefused } from './address-guard';
 
 /** The event kinds a webhook may subscribe to; `final` and `error` when a subscription names none. */
-export const WEBHOOK_EVENTS = ['final', 'error', 'ask_user', 'approval_requested', 'human_task_assigned'] as const;
+export const WEBHOOK_EVENTS = [
+  'final',
+  'error',
+  'ask_user',
+  'approval_requested',
+  'human_task_assigned',
+  'approval_decided',
+  'reminder_sent',
+  'escalated',
+  'timed_out',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEvent[] = ['final', 'error'];
 

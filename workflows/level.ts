@@ -44,7 +44,21 @@ import {
   parseBudgetDecision,
   type BudgetQuestionTerms,
 } from '../pure/budget-decision';
-import { PROVIDER_FALLBACK_PATCH, RAISE_BEFORE_ANNOUNCE_PATCH, WORKSPACE_SNAPSHOT_PATCH } from './patches';
+import {
+  APPROVAL_POLICY_PATCH,
+  PROVIDER_FALLBACK_PATCH,
+  RAISE_BEFORE_ANNOUNCE_PATCH,
+  WAIT_REMINDERS_PATCH,
+  WORKSPACE_SNAPSHOT_PATCH,
+} from './patches';
+import {
+  approvalFacts,
+  evaluatePolicy,
+  policyDecider,
+  type ApprovalFacts,
+  type ReminderSchedule,
+} from '../pure/approval-policy';
+import { waitSteps, type WaitStep } from '../pure/wait-steps';
 
 const { routeLevel, callModel } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -64,6 +78,9 @@ const {
   reserveModelCall,
   settleModelCall,
   releaseModelCall,
+  approvalPolicyFor,
+  markApprovalWait,
+  timeOutApproval,
 } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: LEVEL_ACTIVITY_RETRY,
@@ -104,9 +121,11 @@ interface LevelRun {
   emit: Emit;
   /** Answers and approval decisions signalled to this level, by call id and approval id. */
   answers: Map<string, string>;
-  decisions: Map<string, { decision: 'approve' | 'reject'; comment?: string }>;
+  decisions: Map<string, { decision: 'approve' | 'reject'; comment?: string; decided_by?: string }>;
   /** Files the level's tools wrote, in order. */
   createdFiles: string[];
+  /** What the level's model calls cost so far (an approval policy's `max_cost_usd` counts it). */
+  spentUsd: number;
   /** A level of a job that reserves its calls (LevelInput.budget): the ceiling and tier as decisions left them. */
   spend?: { ceilingUsd: number | null; tier: string | undefined; reservedUsd: number };
 }
@@ -142,6 +161,7 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     answers: new Map(),
     decisions: new Map(),
     createdFiles: [],
+    spentUsd: 0,
     ...(input.budget ? { spend: { ceilingUsd: input.budget.ceilingUsd, tier: input.modelTier, reservedUsd: 0 } } : {}),
   };
   setHandler(answerSignal, ({ call_id, answer }) => void run.answers.set(call_id, answer));
@@ -267,6 +287,7 @@ async function converse(
     if (reply.reasoning)
       await emit(role, 'thinking', { level_id: levelId, round, summary: preview(reply.reasoning, 2000) });
     tally.costUsd += reply.costUsd;
+    run.spentUsd = tally.costUsd;
     tally.reasoningTokens += reply.usage.reasoningTokens;
     tally.promptTokens += reply.usage.promptTokens;
     tally.completionTokens += reply.usage.completionTokens;
@@ -622,27 +643,67 @@ async function runTool(run: LevelRun, call: ToolCall, place: string): Promise<To
   }
 }
 
-/** The `ask_user` tool: the level waits until a person answers; the answer is what the model sees. */
+/** The `ask_user` tool: the level waits until a person answers (or, by its schedule, times out); the answer is what the model sees. */
 async function askUser(run: LevelRun, callId: string, args: Record<string, unknown>): Promise<ToolOutcome> {
-  const { levelId, role, emit, answers } = run;
+  const { input, levelId, role, emit, answers } = run;
   const question = typeof args.question === 'string' ? args.question : '';
   if (!question) return { content: 'ask_user needs {"question": string}' };
+  // patched: levels recorded before reminders waited without reading a schedule.
+  const schedule = patched(WAIT_REMINDERS_PATCH)
+    ? (await approvalPolicyFor({ jobId: input.ids.job_id })).policy?.reminders
+    : undefined;
+  let timedOut: string | undefined;
   await waitForPerson(
     run,
     { kind: 'ask_user', call_id: callId, text: question },
     () => emit(role, 'ask_user', { call_id: callId, question, level_id: levelId }),
     () => answers.has(callId),
+    schedule && {
+      schedule,
+      timeOut: async (step) => {
+        if (!('answer' in step)) return undefined;
+        timedOut = step.answer;
+        return { answer: step.answer };
+      },
+    },
   );
-  return { content: answers.get(callId)! };
+  // A timed-out question's answer is the default, even if a late answer was signalled on the way out.
+  return { content: timedOut ?? answers.get(callId)! };
 }
 
-/** The `request_approval` tool: recorded as an approval row, then the level waits for its decision. */
+const stringList = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.length <= 300).slice(0, 50) : [];
+
+/**
+ * The `request_approval` tool: recorded as an approval row, then the level waits for its decision. Since
+ * APPROVAL_POLICY_PATCH the project's policy sees the request first (docs/approval-policies.md): a rule that matches
+ * decides it at once, recorded on the row as `policy:<rule id>`; anything else goes to a person as before.
+ */
 async function requestApproval(run: LevelRun, callId: string, args: Record<string, unknown>): Promise<ToolOutcome> {
   const { input, levelId, role, emit, decisions } = run;
   const action = typeof args.action === 'string' ? args.action : '';
   const reason = typeof args.reason === 'string' ? args.reason : '';
   if (!action) return { content: 'request_approval needs {"action": string, "reason": string}' };
   const approvalId = `ap-${uuid4()}`;
+  // patched: levels recorded before policies and reminders created the approval and waited.
+  const policyAware = patched(APPROVAL_POLICY_PATCH);
+  const reminding = patched(WAIT_REMINDERS_PATCH);
+  const governed = policyAware || reminding ? await approvalPolicyFor({ jobId: input.ids.job_id }) : undefined;
+  let facts: ApprovalFacts | undefined;
+  let verdict: ReturnType<typeof evaluatePolicy>;
+  if (policyAware && governed) {
+    facts = approvalFacts({
+      action,
+      reason,
+      role,
+      writtenFiles: run.createdFiles,
+      namedPaths: stringList(args.paths),
+      // A job that reserves its calls settles each into its ledger as it ends; otherwise this level's are not in it yet.
+      costUsd: governed.jobCostUsd + (run.spend ? 0 : run.spentUsd),
+      branch: typeof args.branch === 'string' && args.branch.trim() ? args.branch.trim() : null,
+    });
+    verdict = evaluatePolicy(governed.policy, facts);
+  }
   await createApproval({
     approval_id: approvalId,
     job_id: input.ids.job_id,
@@ -652,7 +713,24 @@ async function requestApproval(run: LevelRun, callId: string, args: Record<strin
     call_id: callId,
     action,
     reason,
+    ...(facts ? { request: facts } : {}),
+    ...(verdict ? { decided: { decision: verdict.decision, decided_by: policyDecider(verdict.rule_id) } } : {}),
   });
+  if (verdict) {
+    // Nobody is asked: no approval_requested, no pause. The decision and the rule are the record.
+    await emit(role, 'approval_decided', {
+      approval_id: approvalId,
+      call_id: callId,
+      level_id: levelId,
+      decision: verdict.decision,
+      decided_by: policyDecider(verdict.rule_id),
+      rule_id: verdict.rule_id,
+      action,
+    });
+    const verb = verdict.decision === 'approve' ? 'approved' : 'rejected';
+    return { content: `${verb} by the project's approval policy (rule ${verdict.rule_id})` };
+  }
+  const schedule = reminding ? governed?.policy?.reminders : undefined;
   await waitForPerson(
     run,
     { kind: 'approval', call_id: callId, text: action, approval_id: approvalId },
@@ -665,8 +743,29 @@ async function requestApproval(run: LevelRun, callId: string, args: Record<strin
         level_id: levelId,
       }),
     () => decisions.has(approvalId),
+    schedule && {
+      schedule,
+      timeOut: async (step) => {
+        if (!('decision' in step)) return {};
+        // The row decides: a person who decided a moment before the timer keeps their decision.
+        const stands = await timeOutApproval({ approvalId, decision: step.decision });
+        decisions.set(approvalId, stands);
+        return stands.timed_out ? { decision: stands.decision } : undefined;
+      },
+    },
   );
   const decision = decisions.get(approvalId)!;
+  if (policyAware) {
+    await emit(role, 'approval_decided', {
+      approval_id: approvalId,
+      call_id: callId,
+      level_id: levelId,
+      decision: decision.decision,
+      decided_by: decision.decided_by ?? 'unknown',
+      action,
+      ...(decision.comment ? { comment: decision.comment } : {}),
+    });
+  }
   const verb = decision.decision === 'approve' ? 'approved' : 'rejected';
   return { content: decision.comment ? `${verb}: ${decision.comment}` : verb };
 }
@@ -677,7 +776,7 @@ async function requestApproval(run: LevelRun, callId: string, args: Record<strin
  * ready to take the answer (docs/human-input.md).
  */
 async function waitForPerson(
-  { input, levelId, parentId, role }: LevelRun,
+  run: LevelRun,
   interrupt: {
     kind: 'ask_user' | 'approval';
     call_id: string;
@@ -687,7 +786,9 @@ async function waitForPerson(
   },
   announce: () => Promise<unknown>,
   answered: () => boolean,
+  reminders?: Reminders,
 ): Promise<void> {
+  const { input, levelId, parentId, role } = run;
   // patched: levels recorded before the raise-first order announced, then raised; they replay that way.
   const raiseFirst = patched(RAISE_BEFORE_ANNOUNCE_PATCH);
   if (!raiseFirst) await announce();
@@ -700,8 +801,57 @@ async function waitForPerson(
   }
   await markJobStatus({ jobId: input.ids.job_id, status: 'paused' });
   if (raiseFirst) await announce();
-  await condition(answered);
+  await (reminders ? untilAnswered(run, interrupt, answered, reminders) : condition(answered));
   await markJobStatus({ jobId: input.ids.job_id, status: 'running' });
   if (parentId)
     await getExternalWorkflowHandle(parentId).signal(interruptClearedSignal, { call_id: interrupt.call_id });
+}
+
+/** A wait's reminder schedule, and what its timeout does (gives the default; says what it gave, for `timed_out`). */
+interface Reminders {
+  schedule: ReminderSchedule;
+  timeOut: (
+    step: Extract<WaitStep, { kind: 'timeout' }>,
+  ) => Promise<{ decision?: 'approve' | 'reject'; answer?: string } | undefined>;
+}
+
+/**
+ * Waits for `answered` against the schedule's durable timers (docs/reminders.md): each step whose time comes first is
+ * taken (`reminder_sent`, `escalated`, `timed_out`), an answer ends the wait at once. Times count from when this wait
+ * began; the workflow clock is replayed, so a replay takes the same steps.
+ */
+async function untilAnswered(
+  { levelId, role, emit }: LevelRun,
+  interrupt: { kind: 'ask_user' | 'approval'; call_id: string; text: string; approval_id?: string },
+  answered: () => boolean,
+  reminders: Reminders,
+): Promise<void> {
+  const askedAt = Date.now();
+  const about = {
+    level_id: levelId,
+    waiting_for: interrupt.kind,
+    call_id: interrupt.call_id,
+    ...(interrupt.approval_id ? { approval_id: interrupt.approval_id } : {}),
+    text: interrupt.text,
+  };
+  for (const step of waitSteps(reminders.schedule, interrupt.kind)) {
+    // At least a millisecond: a zero timeout would mean none.
+    const left = Math.max(1, askedAt + step.atSeconds * 1000 - Date.now());
+    if (await condition(answered, left)) return;
+    const waited_seconds = Math.round((Date.now() - askedAt) / 1000);
+    if (step.kind === 'remind') {
+      if (interrupt.approval_id) await markApprovalWait({ approvalId: interrupt.approval_id, kind: 'reminded' });
+      await emit(role, 'reminder_sent', { ...about, waited_seconds });
+    } else if (step.kind === 'escalate') {
+      if (interrupt.approval_id)
+        await markApprovalWait({ approvalId: interrupt.approval_id, kind: 'escalated', to: step.to });
+      await emit(role, 'escalated', { ...about, waited_seconds, to: step.to });
+    } else {
+      const given = await reminders.timeOut(step);
+      // undefined: a person's answer reached the record first; the wait ended by them, not by the timer.
+      if (given) await emit(role, 'timed_out', { ...about, waited_seconds, ...given });
+      return;
+    }
+  }
+  await condition(answered);
 }

@@ -51,3 +51,17 @@ export const WORKSPACE_SNAPSHOT_PATCH = 'workspace-snapshot-per-level-run';
  * instead of failing it; the job no longer fails on its total after a level (docs/budgets.md).
  */
 export const BUDGET_PAUSE_PATCH = 'budget-pause-and-reservations';
+
+/**
+ * 2026-11-28: a level's approval request reads its project's approval policy (an activity) and records what the policy
+ * saw; a rule that matches decides it without a person (no wait), and every decision is announced as
+ * `approval_decided` (docs/approval-policies.md). Levels recorded before it create the approval and wait.
+ */
+export const APPROVAL_POLICY_PATCH = 'approval-policies';
+
+/**
+ * 2026-11-28: a level's question or approval waits against its project's reminder schedule: durable timers that remind,
+ * escalate and, when a default is configured, time out (docs/reminders.md). Levels recorded before it wait without
+ * timers.
+ */
+export const WAIT_REMINDERS_PATCH = 'wait-reminders';

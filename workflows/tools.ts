@@ -122,10 +122,16 @@ export const TOOL_DEFINITIONS: Record<LevelTool, ToolDefinition> = {
     type: 'function',
     function: {
       name: 'request_approval',
-      description: 'Ask a person to approve an action before it happens; the answer starts with approved or rejected.',
+      description:
+        'Ask a person to approve an action before it happens; the answer starts with approved or rejected. Name the ' +
+        'files the action touches in `paths` and the git branch in `branch`, if any: a project policy may decide ' +
+        'from them.',
       parameters: {
         type: 'object',
-        properties: strings(['action', 'reason']),
+        properties: {
+          ...strings(['action', 'reason', 'branch']),
+          paths: { type: 'array', items: { type: 'string' }, maxItems: 50 },
+        },
         required: ['action', 'reason'],
         additionalProperties: false,
       },

@@ -43,6 +43,21 @@ export const ApprovalSchema = z.object({
   decided_at: z.string().nullable(),
   comment: z.string().nullable(),
   created_at: z.string(),
+  /** What the project's approval policy saw (docs/approval-policies.md); null on approvals from before policies. */
+  request: z
+    .object({
+      action: z.string(),
+      reason: z.string(),
+      role: z.string(),
+      paths: z.array(z.string()),
+      cost_usd: z.number().nullable(),
+      branch: z.string().nullable(),
+    })
+    .nullable(),
+  /** The wait's reminder and escalation (docs/reminders.md); a timeout is `decided_by: "timeout"`. */
+  reminded_at: z.string().nullable(),
+  escalated_at: z.string().nullable(),
+  escalated_to: z.string().nullable(),
 });
 
 /** The API's view of a row: the waiting workflow and the org stay internal. */
@@ -60,6 +75,10 @@ function approvalView(row: ApprovalRow): z.infer<typeof ApprovalSchema> {
     decided_at: row.decided_at ? row.decided_at.toISOString() : null,
     comment: row.comment,
     created_at: row.created_at.toISOString(),
+    request: row.request,
+    reminded_at: row.reminded_at ? row.reminded_at.toISOString() : null,
+    escalated_at: row.escalated_at ? row.escalated_at.toISOString() : null,
+    escalated_to: row.escalated_to,
   };
 }
 

@@ -1,0 +1,242 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import {
+  deleteApprovalPolicy,
+  getApprovalPolicy,
+  listApprovalPolicies,
+  setApprovalPolicy,
+  type ApprovalPolicyRow,
+} from '../../db/approval-policies';
+import { projectApprovals, type ApprovalRow } from '../../db/approvals';
+import {
+  ApprovalPolicySchema,
+  approvalFacts,
+  evaluatePolicy,
+  type ApprovalFacts,
+  type ApprovalPolicy,
+} from '../../pure/approval-policy';
+import type { Principal } from '../../jobs/visibility';
+import { Forbidden, Invalid, NotFound } from '../../refusals/refusal';
+import type { ApiDeps } from '../deps';
+import { principalOf } from '../plugins/principal';
+import { ErrorSchema } from './chat';
+
+const OrgId = z.string().regex(/^\S{1,128}$/, 'an org id: 1 to 128 characters without whitespace');
+const Slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single dashes')
+  .max(64);
+const Target = z.object({ org: OrgId, slug: Slug });
+
+/**
+ * A policy as an admin sends it: the document itself (`policy`, JSON), or the same document as YAML text
+ * (`policy_yaml`); exactly one.
+ */
+const PolicyInput = {
+  policy: z.unknown().optional().describe('the policy document (docs/approval-policies.md)'),
+  policy_yaml: z.string().max(100_000).optional().describe('the same document as YAML'),
+};
+
+const FactsSchema = z.object({
+  action: z.string(),
+  reason: z.string(),
+  role: z.string(),
+  paths: z.array(z.string()),
+  cost_usd: z.number().nullable(),
+  branch: z.string().nullable(),
+});
+
+export const ApprovalPolicyViewSchema = z.object({
+  org_id: z.string(),
+  project_slug: z.string(),
+  policy: z.unknown().describe('the stored policy document'),
+  updated_by: z.string(),
+  updated_at: z.string(),
+});
+
+const DryRunSchema = z.object({
+  /** How many of the project's newest approvals were evaluated. */
+  evaluated: z.number().int(),
+  /** Those the policy would have decided, and those it would have left to a person. */
+  would_approve: z.number().int(),
+  would_reject: z.number().int(),
+  to_a_person: z.number().int(),
+  approvals: z.array(
+    z.object({
+      approval_id: z.string(),
+      created_at: z.string(),
+      action: z.string(),
+      status: z.string(),
+      decided_by: z.string().nullable(),
+      /** What the policy sees; approvals from before policies have no recorded cost (`cost_usd` null). */
+      request: FactsSchema,
+      /** null: no rule matched, a person would decide. */
+      would: z.object({ decision: z.enum(['approve', 'reject']), rule_id: z.string() }).nullable(),
+    }),
+  ),
+});
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
+
+function requireAdmin(principal: Principal): void {
+  if (!principal.is_admin) {
+    throw new Forbidden('admin_only', 'approval policies are read and changed by admins only');
+  }
+}
+
+function view(row: ApprovalPolicyRow): z.infer<typeof ApprovalPolicyViewSchema> {
+  return {
+    org_id: row.org_id,
+    project_slug: row.project_slug,
+    policy: row.policy,
+    updated_by: row.updated_by,
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The document of a PUT or dry-run body, checked; a 400 `invalid_policy` says what is wrong with it. */
+function policyOf(body: { policy?: unknown; policy_yaml?: string }): ApprovalPolicy | undefined {
+  if (body.policy !== undefined && body.policy_yaml !== undefined) {
+    throw new Invalid('invalid_request', 'give policy or policy_yaml, not both');
+  }
+  let raw = body.policy;
+  if (body.policy_yaml !== undefined) {
+    try {
+      raw = parseYaml(body.policy_yaml) as unknown;
+    } catch (err) {
+      throw new Invalid('invalid_policy', `policy_yaml is not YAML: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  if (raw === undefined) return undefined;
+  const parsed = ApprovalPolicySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'policy'}: ${i.message}`);
+    throw new Invalid('invalid_policy', issues.slice(0, 5).join('; '));
+  }
+  return parsed.data;
+}
+
+/** What a stored approval's request was, for one recorded before policies: no cost, no branch. */
+function factsOf(row: ApprovalRow): ApprovalFacts {
+  return (
+    row.request ??
+    approvalFacts({ action: row.action, reason: row.reason, role: row.role, writtenFiles: [], costUsd: null })
+  );
+}
+
+/**
+ * Approval policies per project (docs/approval-policies.md), an admin's to list, set, remove and try: a dry run says
+ * what a policy (the stored one, or one sent to try) would have decided for the project's newest approvals.
+ */
+export function approvalPolicyRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/v1/admin/approval-policies',
+      {
+        schema: {
+          querystring: z.strictObject({ org: OrgId.optional() }),
+          response: { 200: z.object({ policies: z.array(ApprovalPolicyViewSchema) }), ...errors },
+        },
+      },
+      async (request) => {
+        requireAdmin(principalOf(request));
+        return { policies: (await listApprovalPolicies(deps.pool, request.query.org ?? null)).map(view) };
+      },
+    );
+
+    app.get(
+      '/v1/admin/approval-policies/orgs/:org/projects/:slug',
+      { schema: { params: Target, response: { 200: ApprovalPolicyViewSchema, 404: ErrorSchema, ...errors } } },
+      async (request) => {
+        requireAdmin(principalOf(request));
+        const row = await getApprovalPolicy(deps.pool, request.params.org, request.params.slug);
+        if (!row) throw new NotFound(`approval policy of project ${request.params.slug} of org ${request.params.org}`);
+        return view(row);
+      },
+    );
+
+    app.put(
+      '/v1/admin/approval-policies/orgs/:org/projects/:slug',
+      {
+        schema: {
+          params: Target,
+          body: z.strictObject(PolicyInput),
+          response: { 200: ApprovalPolicyViewSchema, 404: ErrorSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        requireAdmin(principal);
+        const policy = policyOf(request.body);
+        if (!policy) throw new Invalid('invalid_request', 'give policy or policy_yaml');
+        const { org, slug } = request.params;
+        const row = await setApprovalPolicy(deps.pool, {
+          orgId: org,
+          projectSlug: slug,
+          policy,
+          updatedBy: principal.user_id,
+        });
+        if (!row) throw new NotFound(`project ${slug} of org ${org}`);
+        return view(row);
+      },
+    );
+
+    app.delete(
+      '/v1/admin/approval-policies/orgs/:org/projects/:slug',
+      { schema: { params: Target, response: { 204: z.null(), 404: ErrorSchema, ...errors } } },
+      async (request, reply) => {
+        requireAdmin(principalOf(request));
+        const { org, slug } = request.params;
+        if (!(await deleteApprovalPolicy(deps.pool, org, slug)))
+          throw new NotFound(`approval policy of project ${slug} of org ${org}`);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      '/v1/admin/approval-policies/orgs/:org/projects/:slug/dry-run',
+      {
+        schema: {
+          params: Target,
+          body: z.strictObject({
+            ...PolicyInput,
+            last: z.number().int().min(1).max(500).default(20).describe("how many of the project's newest approvals"),
+          }),
+          response: { 200: DryRunSchema, 404: ErrorSchema, ...errors },
+        },
+      },
+      async (request) => {
+        requireAdmin(principalOf(request));
+        const { org, slug } = request.params;
+        const policy =
+          policyOf(request.body) ??
+          (await getApprovalPolicy(deps.pool, org, slug))?.policy ??
+          (() => {
+            throw new NotFound(`approval policy of project ${slug} of org ${org} (send one to try)`);
+          })();
+        const rows = await projectApprovals(deps.pool, org, slug, request.body.last);
+        const approvals = rows.map((row) => {
+          const facts = factsOf(row);
+          return {
+            approval_id: row.approval_id,
+            created_at: row.created_at.toISOString(),
+            action: row.action,
+            status: row.status,
+            decided_by: row.decided_by,
+            request: facts,
+            would: evaluatePolicy(policy, facts) ?? null,
+          };
+        });
+        const count = (d: 'approve' | 'reject') => approvals.filter((a) => a.would?.decision === d).length;
+        return {
+          evaluated: approvals.length,
+          would_approve: count('approve'),
+          would_reject: count('reject'),
+          to_a_person: approvals.filter((a) => a.would === null).length,
+          approvals,
+        };
+      },
+    );
+  };
+}

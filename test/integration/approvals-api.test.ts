@@ -134,6 +134,10 @@ describe('reading approvals', () => {
       decided_at: null,
       comment: null,
       created_at: approval.created_at.toISOString(),
+      request: null,
+      reminded_at: null,
+      escalated_at: null,
+      escalated_to: null,
     });
   });
 

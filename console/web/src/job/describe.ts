@@ -159,6 +159,31 @@ const DESCRIBE: Describers = {
     detail: e.payload.reason,
     tone: 'warn',
   }),
+  // How an approval ended: a policy's rule (docs/approval-policies.md), a person, or its timeout (docs/reminders.md).
+  approval_decided: (e, nameOf) => ({
+    title: `${e.payload.decision === 'approve' ? 'Approved' : 'Rejected'}${e.payload.action ? `: ${e.payload.action}` : ''}`,
+    detail: e.payload.rule_id
+      ? `by the project's approval policy (rule ${e.payload.rule_id}); nobody was asked`
+      : e.payload.decided_by === 'timeout'
+        ? 'by its timeout: nobody answered in time'
+        : `by ${nameOf(e.payload.decided_by)}${e.payload.comment ? `: ${e.payload.comment}` : ''}`,
+    tone: e.payload.decision === 'approve' ? 'ok' : 'bad',
+  }),
+  reminder_sent: (e) => ({
+    title: `Reminder: ${e.payload.waiting_for === 'approval' ? 'approval' : 'question'} still waiting`,
+    detail: `${e.payload.text} · waited ${e.payload.waited_seconds} s`,
+    tone: 'warn',
+  }),
+  escalated: (e) => ({
+    title: `Escalated to ${e.payload.to === 'project_owners' ? 'the project owners' : e.payload.to.replace(/^role:/, '')}`,
+    detail: `${e.payload.text} · unanswered for ${e.payload.waited_seconds} s`,
+    tone: 'warn',
+  }),
+  timed_out: (e) => ({
+    title: `Timed out: ${e.payload.waiting_for === 'approval' ? 'approval' : 'question'} settled by its default`,
+    detail: `${e.payload.text} → ${e.payload.decision ?? e.payload.answer ?? 'no default'}`,
+    tone: 'bad',
+  }),
 
   // Product builds
   scope_checked: (e) => {

@@ -2,12 +2,8 @@ import { log } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { policyForJob } from '../db/approval-policies';
 import { createApproval as storeApproval, decideApproval, markApprovalWait } from '../db/approvals';
-import {
-  ApprovalPolicySchema,
-  TIMEOUT_DECIDER,
-  type ApprovalFacts,
-  type ApprovalPolicy,
-} from '../pure/approval-policy';
+import { checkPolicy } from '../approvals/policy-schema';
+import { TIMEOUT_DECIDER, type ApprovalFacts, type ApprovalPolicy } from '../pure/approval-policy';
 
 export function approvalActivities(deps: { pool: Pool }) {
   return {
@@ -53,16 +49,16 @@ export function approvalActivities(deps: { pool: Pool }) {
     }): Promise<{ projectSlug: string | null; policy: ApprovalPolicy | null; jobCostUsd: number }> {
       const found = await policyForJob(deps.pool, input.jobId);
       if (found.policy === null) return { ...found, policy: null };
-      const parsed = ApprovalPolicySchema.safeParse(found.policy);
-      if (!parsed.success) {
+      const checked = checkPolicy(found.policy);
+      if (!checked.ok) {
         log.warn('stored approval policy does not parse; approvals go to a person', {
           jobId: input.jobId,
           projectSlug: found.projectSlug,
-          issues: parsed.error.issues.map((i) => i.message),
+          issues: checked.issues,
         });
         return { ...found, policy: null };
       }
-      return { ...found, policy: parsed.data };
+      return { ...found, policy: checked.policy };
     },
 
     /** Records that a pending approval's wait reminded or escalated (docs/reminders.md); idempotent. */

@@ -8089,6 +8089,20 @@ export interface paths {
             };
           };
         };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
         /** @description an error */
         '4XX': {
           headers: {

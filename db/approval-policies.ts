@@ -1,12 +1,14 @@
 import type { Pool } from 'pg';
-import type { ApprovalPolicy } from '../pure/approval-policy';
 import type { Queryable } from './users';
 
-/** A project's approval policy (migration 0030_approval_policies.sql); the document was zod-checked when stored. */
+/**
+ * A project's approval policy (migration 0030_approval_policies.sql). The document was checked when stored
+ * (approvals/policy-schema.ts); readers that act on it check it again, in case the schema moved on since.
+ */
 export interface ApprovalPolicyRow {
   org_id: string;
   project_slug: string;
-  policy: ApprovalPolicy;
+  policy: unknown;
   updated_by: string;
   updated_at: Date;
 }
@@ -37,7 +39,7 @@ export async function getApprovalPolicy(
 /** Stores (replaces) a project's policy; undefined when the project does not exist (the foreign key refused it). */
 export async function setApprovalPolicy(
   pool: Pool,
-  change: { orgId: string; projectSlug: string; policy: ApprovalPolicy; updatedBy: string },
+  change: { orgId: string; projectSlug: string; policy: unknown; updatedBy: string },
 ): Promise<ApprovalPolicyRow | undefined> {
   const { rows } = await pool.query<ApprovalPolicyRow>(
     `INSERT INTO approval_policies (org_id, project_slug, policy, updated_by)

@@ -1,10 +1,19 @@
 import type { Pool, PoolClient } from 'pg';
-import type { ApprovalFacts } from '../pure/approval-policy';
 import { TERMINAL_JOB_STATUSES } from './jobs';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 export type ApprovalDecisionKind = 'approve' | 'reject';
+
+/** What an approval policy saw of a request (pure/approval-policy.ts `ApprovalFacts`, which db/ may not import). */
+export interface ApprovalRequestRecord {
+  action: string;
+  reason: string;
+  role: string;
+  paths: string[];
+  cost_usd: number | null;
+  branch: string | null;
+}
 
 export interface ApprovalRow {
   approval_id: string;
@@ -21,7 +30,7 @@ export interface ApprovalRow {
   comment: string | null;
   created_at: Date;
   /** What an approval policy saw of the request (docs/approval-policies.md); null on approvals from before policies. */
-  request: ApprovalFacts | null;
+  request: ApprovalRequestRecord | null;
   /** When the wait reminded its person, escalated and to whom (docs/reminders.md). */
   reminded_at: Date | null;
   escalated_at: Date | null;
@@ -43,7 +52,7 @@ export interface NewApproval {
   action: string;
   reason: string;
   /** The request's facts as the policy saw them. */
-  request?: ApprovalFacts;
+  request?: ApprovalRequestRecord;
   /** Decided as it is stored, by a policy's rule (`decidedBy` is `policy:<rule id>`). */
   decided?: { decision: ApprovalDecisionKind; decidedBy: string };
 }

@@ -36,7 +36,14 @@ describe('event envelope', () => {
   test("the catalog holds the 50 kinds the spec names, the two vercel kinds verbatim, plus Keel's own", () => {
     const { workflow: keelOwn, ...spec } = EVENT_KIND_GROUPS;
     expect(Object.values(spec).flat()).toHaveLength(50);
-    expect(keelOwn).toEqual(['prompt_appended', 'job_forked']);
+    expect(keelOwn).toEqual([
+      'prompt_appended',
+      'job_forked',
+      'approval_decided',
+      'reminder_sent',
+      'escalated',
+      'timed_out',
+    ]);
     const all = Object.values(EVENT_KIND_GROUPS).flat();
     expect(all).toEqual(
       expect.arrayContaining(['vercel_deployed', 'vercel_deploy_failed', 'model_fallback', 'ask_user']),

@@ -38,17 +38,12 @@ export const EVENT_KIND_GROUPS = {
     'build_verify_passed',
     'build_verify_failed',
   ],
-  human: [
-    'ask_user',
-    'approval_requested',
-    'human_task_assigned',
-    'approval_decided',
-    'reminder_sent',
-    'escalated',
-    'timed_out',
-  ],
-  /** Keel's own additions (the catalog grows): a follow-up prompt reached a running job; a job forked from another. */
-  workflow: ['prompt_appended', 'job_forked'],
+  human: ['ask_user', 'approval_requested', 'human_task_assigned'],
+  /**
+   * Keel's own additions (the catalog grows): a follow-up prompt reached a running job; a job forked from another; how
+   * an approval ended and the steps of a wait for a person (docs/approval-policies.md, docs/reminders.md).
+   */
+  workflow: ['prompt_appended', 'job_forked', 'approval_decided', 'reminder_sent', 'escalated', 'timed_out'],
   skills: [
     'product_build_started',
     'capability_acquisition_blocked',

@@ -1,4 +1,4 @@
-import { ReminderScheduleSchema } from './approval-policy';
+import { ReminderScheduleSchema } from '../approvals/policy-schema';
 import { waitSteps } from './wait-steps';
 
 const schedule = ReminderScheduleSchema.parse({

@@ -9,15 +9,10 @@ import {
   type ApprovalPolicyRow,
 } from '../../db/approval-policies';
 import { projectApprovals, type ApprovalRow } from '../../db/approvals';
-import {
-  ApprovalPolicySchema,
-  approvalFacts,
-  evaluatePolicy,
-  type ApprovalFacts,
-  type ApprovalPolicy,
-} from '../../pure/approval-policy';
+import { checkPolicy } from '../../approvals/policy-schema';
+import { approvalFacts, evaluatePolicy, type ApprovalFacts, type ApprovalPolicy } from '../../pure/approval-policy';
 import type { Principal } from '../../jobs/visibility';
-import { Forbidden, Invalid, NotFound } from '../../refusals/refusal';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../refusals/refusal';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
@@ -109,12 +104,9 @@ function policyOf(body: { policy?: unknown; policy_yaml?: string }): ApprovalPol
     }
   }
   if (raw === undefined) return undefined;
-  const parsed = ApprovalPolicySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'policy'}: ${i.message}`);
-    throw new Invalid('invalid_policy', issues.slice(0, 5).join('; '));
-  }
-  return parsed.data;
+  const checked = checkPolicy(raw);
+  if (!checked.ok) throw new Invalid('invalid_policy', checked.issues.slice(0, 5).join('; '));
+  return checked.policy;
 }
 
 /** What a stored approval's request was, for one recorded before policies: no cost, no branch. */
@@ -130,6 +122,15 @@ function factsOf(row: ApprovalRow): ApprovalFacts {
  * what a policy (the stored one, or one sent to try) would have decided for the project's newest approvals.
  */
 export function approvalPolicyRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
+  /** The project's stored policy, checked again (a document stored under an older schema is a 409, not a guess). */
+  async function storedPolicy(org: string, slug: string): Promise<ApprovalPolicy> {
+    const row = await getApprovalPolicy(deps.pool, org, slug);
+    if (!row) throw new NotFound(`approval policy of project ${slug} of org ${org} (send one to try)`);
+    const checked = checkPolicy(row.policy);
+    if (!checked.ok) throw new Conflict('policy_outdated', `the stored policy no longer passes: ${checked.issues[0]}`);
+    return checked.policy;
+  }
+
   return async (app) => {
     app.get(
       '/v1/admin/approval-policies',
@@ -203,18 +204,13 @@ export function approvalPolicyRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             ...PolicyInput,
             last: z.number().int().min(1).max(500).default(20).describe("how many of the project's newest approvals"),
           }),
-          response: { 200: DryRunSchema, 404: ErrorSchema, ...errors },
+          response: { 200: DryRunSchema, 404: ErrorSchema, 409: ErrorSchema, ...errors },
         },
       },
       async (request) => {
         requireAdmin(principalOf(request));
         const { org, slug } = request.params;
-        const policy =
-          policyOf(request.body) ??
-          (await getApprovalPolicy(deps.pool, org, slug))?.policy ??
-          (() => {
-            throw new NotFound(`approval policy of project ${slug} of org ${org} (send one to try)`);
-          })();
+        const policy = policyOf(request.body) ?? (await storedPolicy(org, slug));
         const rows = await projectApprovals(deps.pool, org, slug, request.body.last);
         const approvals = rows.map((row) => {
           const facts = factsOf(row);

@@ -29,10 +29,13 @@ afterAll(async () => {
 
 interface ApiResponse {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read the JSON as they go
+  body: unknown;
 }
 
-async function call(path: string, options: { method?: string; json?: unknown; token?: string } = {}) {
+async function call(
+  path: string,
+  options: { method?: string; json?: unknown; token?: string } = {},
+): Promise<ApiResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? keel.token}` };
   if (options.json !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${keel.baseUrl}${path}`, {
@@ -41,7 +44,8 @@ async function call(path: string, options: { method?: string; json?: unknown; to
     body: options.json === undefined ? undefined : JSON.stringify(options.json),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null } as ApiResponse;
+  const body: unknown = text ? JSON.parse(text) : null;
+  return { status: response.status, body };
 }
 
 /** A project of this file's own, with `policy` set through the admin API. */
@@ -59,7 +63,7 @@ async function projectWith(name: string, policy: unknown): Promise<string> {
 async function submit(prompt: string, project: string): Promise<string> {
   const response = await call('/v1/chat', { json: { prompt, project_slug: project } });
   expect(response.status).toBe(202);
-  return response.body.job_id as string;
+  return (response.body as { job_id: string }).job_id;
 }
 
 /** Reads the job's stream to its end, calling `onEvent` as each event arrives. */
@@ -139,7 +143,7 @@ describe('approval policies', () => {
         branch: null,
       },
     });
-    expect(approval.body.decided_at).toEqual(expect.any(String));
+    expect(approval.body).toMatchObject({ decided_at: expect.any(String) as string });
   }, 120_000);
 
   test('a request no rule matches goes to a person, whose decision is the record', async () => {
@@ -170,7 +174,12 @@ describe('approval policies', () => {
     });
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({ evaluated: 2, would_approve: 1, would_reject: 0, to_a_person: 1 });
-    expect(stored.body.approvals.map((a: { action: string; would: unknown }) => [a.action, a.would])).toEqual([
+    expect(
+      (stored.body as { approvals: Array<{ action: string; would: unknown }> }).approvals.map((a) => [
+        a.action,
+        a.would,
+      ]),
+    ).toEqual([
       ['write src/hello.md', null],
       ['write docs/hello.md', { decision: 'approve', rule_id: 'cheap-docs' }],
     ]);
@@ -196,7 +205,9 @@ describe('the policy API', () => {
       updated_by: 'dev',
     });
     const listed = await call(`/v1/admin/approval-policies?org=${org}`);
-    expect(listed.body.policies.map((p: { project_slug: string }) => p.project_slug)).toContain(slug);
+    expect(
+      (listed.body as { policies: Array<{ project_slug: string }> }).policies.map((p) => p.project_slug),
+    ).toContain(slug);
 
     const bad = await call(path, {
       method: 'PUT',
@@ -256,8 +267,10 @@ describe('reminders, escalation and timeout', () => {
       decided_by: 'timeout',
       escalated_to: 'role:release-managers',
     });
-    expect(approval.body.reminded_at).toEqual(expect.any(String));
-    expect(approval.body.escalated_at).toEqual(expect.any(String));
+    expect(approval.body).toMatchObject({
+      reminded_at: expect.any(String) as string,
+      escalated_at: expect.any(String) as string,
+    });
     // The demo model withdraws the task on a rejection; the job still ends.
     expect(events.at(-1)?.kind).toBe('final');
   }, 120_000);

@@ -1,12 +1,5 @@
-import {
-  ApprovalPolicySchema,
-  approvalFacts,
-  evaluatePolicy,
-  globMatch,
-  pathsInAction,
-  ReminderScheduleSchema,
-  type ApprovalFacts,
-} from './approval-policy';
+import { ApprovalPolicySchema, ReminderScheduleSchema } from '../approvals/policy-schema';
+import { approvalFacts, evaluatePolicy, globMatch, pathsInAction, type ApprovalFacts } from '../pure/approval-policy';
 
 /** The example: cheap, only docs/, not on main. */
 const docsPolicy = ApprovalPolicySchema.parse({

@@ -41,6 +41,31 @@ describe('keel job rendering', () => {
     expect(renderEvent(event('error', { message: 'boom', retryable: true }), plain)).toBe('✖ error  boom (retryable)');
   });
 
+  test('says how an approval ended and each step of a wait for a person', () => {
+    const wait = { waiting_for: 'approval', approval_id: 'ap-1', text: 'write src/a.ts', waited_seconds: 3600 };
+    expect(
+      renderEvent(
+        event('approval_decided', {
+          approval_id: 'ap-1',
+          decision: 'approve',
+          decided_by: 'policy:cheap-docs',
+          rule_id: 'cheap-docs',
+          action: 'write docs/a.md',
+        }),
+        plain,
+      ),
+    ).toBe('L4.executor        approved by policy rule cheap-docs: write docs/a.md (ap-1)');
+    expect(renderEvent(event('reminder_sent', wait), plain)).toBe(
+      'L4.executor        ⏰ reminder: approval "write src/a.ts" (ap-1) still unanswered after 3600 s',
+    );
+    expect(renderEvent(event('escalated', { ...wait, to: 'role:leads' }), plain)).toBe(
+      'L4.executor        ⇧ escalated to role:leads: approval "write src/a.ts" (ap-1) unanswered after 3600 s',
+    );
+    expect(
+      renderEvent(event('timed_out', { waiting_for: 'ask_user', text: 'Which tone?', answer: 'formal' }), plain),
+    ).toBe('L4.executor        ⌛ timed out: question "Which tone?" went on with the default "formal"');
+  });
+
   test('skips bookkeeping and gives unknown kinds a generic row', () => {
     expect(renderEvent(event('node_started', {}), plain)).toBeUndefined();
     expect(renderEvent(event('a_future_kind', { url: 'x' }), plain)).toBe('L4.executor        · a_future_kind');

@@ -47,6 +47,10 @@ function withPreview(head: string, preview: string, style: RenderStyle): string 
   return `${head}  ${paint(style, 'dim', fit(flat, room))}`;
 }
 
+/** The question or approval a wait's step is about. */
+const waitOf = (p: Record<string, unknown>) =>
+  `${p.waiting_for === 'approval' ? 'approval' : 'question'} "${str(p.text)}"${p.approval_id ? ` (${str(p.approval_id)})` : ''}`;
+
 /**
  * One terminal line per event worth showing, or undefined for events too fine-grained for a person
  * (node bookkeeping, tool results). Unknown kinds get a generic row: the catalog grows.
@@ -85,6 +89,18 @@ export function renderEvent(event: EventEnvelope, style: RenderStyle): string | 
       return `${role} ${paint(style, 'yellow', '?')} ${str(p.question)}`;
     case 'approval_requested':
       return `${role} ${paint(style, 'yellow', '!')} approval needed: ${str(p.action)} — ${str(p.reason)} (${str(p.approval_id)})`;
+    // How an approval ended, and the steps of a wait for a person (docs/approval-policies.md, docs/reminders.md).
+    case 'approval_decided': {
+      const by = p.rule_id ? `policy rule ${str(p.rule_id)}` : str(p.decided_by);
+      const verdict = p.decision === 'approve' ? paint(style, 'green', 'approved') : paint(style, 'red', 'rejected');
+      return `${role} ${verdict} by ${by}${p.action ? `: ${str(p.action)}` : ''} (${str(p.approval_id)})`;
+    }
+    case 'reminder_sent':
+      return `${role} ${paint(style, 'yellow', '⏰')} reminder: ${waitOf(p)} still unanswered after ${str(p.waited_seconds)} s`;
+    case 'escalated':
+      return `${role} ${paint(style, 'yellow', '⇧')} escalated to ${str(p.to)}: ${waitOf(p)} unanswered after ${str(p.waited_seconds)} s`;
+    case 'timed_out':
+      return `${role} ${paint(style, 'red', '⌛')} timed out: ${waitOf(p)} went on with the default "${str(p.decision ?? p.answer)}"`;
     case 'gate_decision':
       return `${paint(style, 'cyan', 'gate'.padEnd(ROLE_WIDTH))} ${str(p.decision)}${Array.isArray(p.deltas) && p.deltas.length > 0 ? `: ${p.deltas.join('; ')}` : ''}`;
     case 'model_fallback':

@@ -1,6 +1,7 @@
 import {
   condition,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
   setHandler,
   uuid4,
@@ -11,8 +12,10 @@ import { answerSignal, interruptClearedSignal, interruptRaisedSignal, type JobId
 import type { Emit } from './emit';
 import { approvalDecisionSignal } from './human-input';
 import { humanTaskCompletedSignal, type HumanTaskCompletion } from './product-definitions';
+import { APPROVAL_POLICY_PATCH } from './patches';
+import { approvalFacts, evaluatePolicy, policyDecider } from '../pure/approval-policy';
 
-const { markJobStatus, createApproval, createHumanTask } = proxyActivities<Activities>({
+const { markJobStatus, createApproval, createHumanTask, approvalPolicyFor } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
 });
@@ -32,7 +35,10 @@ export class People {
   private readonly stepId: string;
   private readonly parentId: string | undefined;
   private readonly answers = new Map<string, string>();
-  private readonly decisions = new Map<string, { decision: 'approve' | 'reject'; comment?: string }>();
+  private readonly decisions = new Map<
+    string,
+    { decision: 'approve' | 'reject'; comment?: string; decided_by?: string }
+  >();
   private readonly completions = new Map<string, HumanTaskCompletion>();
 
   constructor(
@@ -64,6 +70,12 @@ export class People {
     const { ids, role, stepId, emit } = this;
     const callId = `approval-${uuid4()}`;
     const approvalId = `ap-${uuid4()}`;
+    // patched: steps recorded before approval policies created the approval and waited (docs/approval-policies.md).
+    const governed = patched(APPROVAL_POLICY_PATCH) ? await approvalPolicyFor({ jobId: ids.job_id }) : undefined;
+    const facts = governed
+      ? approvalFacts({ action, reason, role, writtenFiles: [], costUsd: governed.jobCostUsd })
+      : undefined;
+    const verdict = governed && facts ? evaluatePolicy(governed.policy, facts) : undefined;
     await createApproval({
       approval_id: approvalId,
       job_id: ids.job_id,
@@ -73,7 +85,21 @@ export class People {
       call_id: callId,
       action,
       reason,
+      ...(facts ? { request: facts } : {}),
+      ...(verdict ? { decided: { decision: verdict.decision, decided_by: policyDecider(verdict.rule_id) } } : {}),
     });
+    if (verdict) {
+      await emit(role, 'approval_decided', {
+        approval_id: approvalId,
+        call_id: callId,
+        level_id: stepId,
+        decision: verdict.decision,
+        decided_by: policyDecider(verdict.rule_id),
+        rule_id: verdict.rule_id,
+        action,
+      });
+      return { approved: verdict.decision === 'approve' };
+    }
     await this.wait(
       { kind: 'approval', call_id: callId, text: action, approval_id: approvalId },
       async () => {
@@ -89,6 +115,17 @@ export class People {
       () => this.decisions.has(approvalId),
     );
     const decision = this.decisions.get(approvalId)!;
+    if (governed) {
+      await emit(role, 'approval_decided', {
+        approval_id: approvalId,
+        call_id: callId,
+        level_id: stepId,
+        decision: decision.decision,
+        decided_by: decision.decided_by ?? 'unknown',
+        action,
+        ...(decision.comment ? { comment: decision.comment } : {}),
+      });
+    }
     return { approved: decision.decision === 'approve', comment: decision.comment };
   }
 

@@ -1,6 +1,7 @@
-import { ApplicationFailure, sleep } from '@temporalio/activity';
+import { ApplicationFailure, Context, sleep } from '@temporalio/activity';
 import type { Pool } from 'pg';
-import { setJobStatus, type JobStatus, type JobUsage } from '../db/jobs';
+import { carriedManifest } from '../db/follow-up';
+import { isTerminalStatus, setJobStatus, type JobStatus, type JobUsage } from '../db/jobs';
 import { archiveRunGraph } from '../events/run-graph-store';
 import { JOB_NOT_RECORDED } from '../pure/contracts';
 
@@ -11,6 +12,9 @@ import { JOB_NOT_RECORDED } from '../pure/contracts';
  * history events and its 250 ms) and the worker log its warning for a failure that was not one.
  */
 export const ROW_APPEAR_WAIT_MS = 1_000;
+
+/** How often a job queued behind another looks whether that one has ended. */
+export const AWAIT_JOB_POLL_MS = 500;
 
 export function jobActivities(deps: { pool: Pool }) {
   return {
@@ -40,6 +44,25 @@ export function jobActivities(deps: { pool: Pool }) {
     /** Builds and keeps the run graph of a job that is ending with `outcome` (rebuilt if run again). */
     async archiveRunGraph(input: { jobId: string; outcome: 'completed' | 'failed' | 'cancelled' }): Promise<void> {
       await archiveRunGraph(deps.pool, input.jobId, input.outcome);
+    },
+    /**
+     * Returns once `jobId` has ended (its row's status is terminal, or it has none). A job queued behind it by a
+     * follow-up policy waits here; the poll heartbeats, so a cancel of the waiting job stops it.
+     */
+    async awaitJobEnd(input: { jobId: string }): Promise<void> {
+      const context = Context.current();
+      for (;;) {
+        const { rows } = await deps.pool.query<{ status: string }>('SELECT status FROM job_runs WHERE job_id = $1', [
+          input.jobId,
+        ]);
+        if (!rows[0] || isTerminalStatus(rows[0].status)) return;
+        context.heartbeat();
+        await context.sleep(AWAIT_JOB_POLL_MS);
+      }
+    },
+    /** The workspace manifest a job carrying `jobId`'s workspace restores (db/follow-up.ts); null for none. */
+    async carriedManifestOf(input: { jobId: string }): Promise<string | null> {
+      return carriedManifest(deps.pool, input.jobId);
     },
   };
 }

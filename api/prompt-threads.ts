@@ -17,6 +17,7 @@ import { firstScenarioFor } from '../pure/build-directive';
 import type { Admitted } from '../jobs/admit';
 import type { QueueStore } from '../queue/queue-store';
 import type { queueWorkflows } from './workflow-directory';
+import type { FollowUpPolicy } from '../pure/follow-up-policy';
 
 /** How a prompt reached a job: delivered to the running one, a job started for it, or (no database) none ran. */
 export type Delivery = 'new_job' | 'running_job' | 'not_run';
@@ -37,6 +38,10 @@ export interface AcceptedThreadPrompt {
   prompt_id: string;
   job_id: string | null;
   delivered: Delivery;
+  /** The follow-up policy that decided (docs/follow-up-policies.md); null without a database, where none runs. */
+  policy: FollowUpPolicy | null;
+  /** The job the prompt's job waits for (enqueue) or interrupts (interrupt); else null. */
+  after_job_id: string | null;
 }
 
 /** A new workflow's first prompt (already redacted) and its settings. */
@@ -45,6 +50,8 @@ export interface NewWorkflow {
   projectSlug?: string;
   scenario?: string;
   modelTier?: string;
+  /** The workflow's own follow-up policy; none (null in the row) when absent. */
+  followUpPolicy?: FollowUpPolicy;
 }
 
 export interface PromptThreads {
@@ -60,7 +67,7 @@ export interface PromptThreads {
   append(
     principal: Admitted,
     workflow: WorkflowListRow,
-    input: { prompt: string; modelTier?: string },
+    input: { prompt: string; modelTier?: string; followUp?: FollowUpPolicy },
     log: FastifyBaseLogger,
   ): Promise<AcceptedThreadPrompt>;
 }
@@ -69,7 +76,8 @@ export interface PromptThreads {
 export function databaseThreads(deps: JobsDeps): PromptThreads {
   return {
     async create(principal, input, log) {
-      const submitted = await submitJob(deps, principal, input, log);
+      const { followUpPolicy, ...rest } = input;
+      const submitted = await submitJob(deps, principal, { ...rest, workflowFollowUpPolicy: followUpPolicy }, log);
       return { workflow_id: submitted.workflow_id, prompt_id: submitted.prompt_id, job_id: submitted.job_id };
     },
     async list(workflow) {
@@ -138,6 +146,7 @@ export function queueThreads(deps: {
         title: null,
         first_prompt: input.prompt.slice(0, 1000),
         created_at: at,
+        follow_up_policy: input.followUpPolicy ?? null,
       });
       return { workflow_id: workflowId, prompt_id: promptId, job_id: null };
     },
@@ -152,7 +161,14 @@ export function queueThreads(deps: {
       const at = nowMicros();
       await record(workflow.workflow_id, promptId, principal, input.prompt, at);
       await deps.workflows.put({ ...workflow, updated_at: at });
-      return { workflow_id: workflow.workflow_id, prompt_id: promptId, job_id: null, delivered: 'not_run' };
+      return {
+        workflow_id: workflow.workflow_id,
+        prompt_id: promptId,
+        job_id: null,
+        delivered: 'not_run',
+        policy: null,
+        after_job_id: null,
+      };
     },
   };
 }

@@ -19,6 +19,8 @@ import {
 } from '../db/workflow-list';
 import type { QueueStore } from '../queue/queue-store';
 import { AppError } from '../http/errors';
+import { setWorkflowFollowUpPolicy } from '../db/follow-up';
+import { FollowUpPolicySchema, type FollowUpPolicy } from '../pure/follow-up-policy';
 
 export interface WorkflowPage {
   rows: WorkflowListRow[];
@@ -33,6 +35,8 @@ export interface WorkflowDirectory {
   setHidden(workflowId: string, hidden: boolean): Promise<boolean>;
   /** Null clears the title (the first prompt's line shows again). False when there is no such workflow. */
   setTitle(workflowId: string, title: string | null): Promise<boolean>;
+  /** Null clears the policy (the defaults apply again). False when there is no such workflow. */
+  setFollowUpPolicy(workflowId: string, policy: FollowUpPolicy | null): Promise<boolean>;
 }
 
 const WORKFLOWS = 'workflows';
@@ -54,6 +58,7 @@ const workflowRecord = z.object({
   title: z.string().nullable().default(null),
   first_prompt: z.string().nullable().default(null),
   created_at: z.string().optional(),
+  follow_up_policy: FollowUpPolicySchema.nullable().default(null),
 });
 
 /** PostgreSQL first; a direct lookup the database does not know falls back to the queue store. */
@@ -79,6 +84,11 @@ export function databaseWorkflows(pool: Pool, queue: QueueStore): WorkflowDirect
     },
     async setTitle(workflowId, title) {
       return (await setWorkflowTitle(pool, workflowId, title)) || fallback.setTitle(workflowId, title);
+    },
+    async setFollowUpPolicy(workflowId, policy) {
+      return (
+        (await setWorkflowFollowUpPolicy(pool, workflowId, policy)) || fallback.setFollowUpPolicy(workflowId, policy)
+      );
     },
   };
 }
@@ -131,6 +141,12 @@ export function queueWorkflows(queue: QueueStore): WorkflowDirectory & { put(row
       const row = await get(workflowId);
       if (!row) return false;
       await put({ ...row, title });
+      return true;
+    },
+    async setFollowUpPolicy(workflowId, policy) {
+      const row = await get(workflowId);
+      if (!row) return false;
+      await put({ ...row, follow_up_policy: policy });
       return true;
     },
   };

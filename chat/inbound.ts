@@ -1,7 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
-import { appendPrompt } from '../jobs/append-prompt';
+import { appendPrompt, JobRunning } from '../jobs/append-prompt';
+import { workflowFollowUpPolicy } from '../db/follow-up';
+import type { FollowUpPolicy } from '../pure/follow-up-policy';
 import type { JobsDeps } from '../jobs/deps';
 import { Refusal, Unavailable } from '../refusals/refusal';
 import { admit } from '../jobs/admit';
@@ -33,7 +35,8 @@ const ANSWER_DEADLINE_MS = 2_000;
 
 export type MessageOutcome =
   | { outcome: 'dropped'; rule: DropRule }
-  | { outcome: 'started'; job_id: string; workflow_id: string }
+  /** `policy`: the workflow's follow-up policy took the message while a job ran (docs/follow-up-policies.md). */
+  | { outcome: 'started'; job_id: string; workflow_id: string; policy?: FollowUpPolicy }
   | { outcome: 'busy' }
   /** Admission refused the turn (rate limit, monthly budget, disabled account); the person was told why. */
   | { outcome: 'refused'; code: string }
@@ -136,11 +139,15 @@ interface Turn {
   botUserId: string;
 }
 
-/** The turn of a claimed thread: answer the running job's question, say it is busy, or start the next job. */
+/**
+ * The turn of a claimed thread: answer the running job's question, say it is busy (the spec's reply, unless the
+ * workflow sets a follow-up policy, which then decides), or start the next job.
+ */
 async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBaseLogger): Promise<MessageOutcome> {
   const { event } = turn.delivery;
   // Read again under the claim: the thread may have started a turn since triage looked.
   const thread = await getChatThread(deps.pool, turn.where.channel, turn.where.threadTs);
+  let policy: FollowUpPolicy | undefined;
   if (thread) {
     const job = await findJob(deps.pool, thread.last_job_id);
     if (job && !isTerminalStatus(job.status)) {
@@ -148,7 +155,9 @@ async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBa
         const answered = await answerOpenQuestion(deps, job.job_id, turn.text, turn.principal.user_id, log);
         if (answered) return { outcome: 'answered', job_id: job.job_id, call_id: answered };
       }
-      return turn.busy();
+      policy = (await workflowFollowUpPolicy(deps.pool, thread.workflow_id)) ?? undefined;
+      // `reject` is the spec's behaviour in a thread: the reply that it is still working, not an error.
+      if (!policy || policy === 'reject') return turn.busy();
     }
   }
   let started: { job_id: string; workflow_id: string };
@@ -162,10 +171,12 @@ async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBa
         { botUserId: turn.botUserId, maxChars: MAX_PROMPT_CHARS },
       );
       return thread
-        ? appendPrompt(deps, admitted, { workflowId: thread.workflow_id, prompt }, log)
+        ? appendPrompt(deps, admitted, { workflowId: thread.workflow_id, prompt, followUp: policy }, log)
         : submitJob(deps, admitted, { prompt }, log);
     });
   } catch (err) {
+    // The workflow's policy changed to `reject`, or a job started, since the look above.
+    if (err instanceof JobRunning) return turn.busy();
     if (!isRefusal(err)) throw err;
     log.info({ code: err.code, event_id: turn.delivery.eventId }, `chatapp: turn refused (${err.code})`);
     await startChatDelivery(deps, `chatapp-refused/${turn.delivery.eventId}`, {
@@ -180,8 +191,9 @@ async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBa
     userId: event.user,
     jobId: started.job_id,
   });
+  // A prompt amended into the running job is relayed by that job's relay already (a second start is a no-op).
   await startChatRelay(deps, started.job_id, turn.where);
-  return { outcome: 'started', job_id: started.job_id, workflow_id: started.workflow_id };
+  return { outcome: 'started', job_id: started.job_id, workflow_id: started.workflow_id, ...(policy ? { policy } : {}) };
 }
 
 /** Admission's refusals: the person is told why, where a failure to start is only "try again". */

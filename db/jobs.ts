@@ -125,9 +125,12 @@ export async function recordSubmission(
 }
 
 /** The workflow's newest job that has not finished (queued, running or paused), if any. */
-export async function findActiveJob(pool: Pool, workflowId: string): Promise<{ job_id: string } | undefined> {
-  const { rows } = await pool.query<{ job_id: string }>(
-    `SELECT job_id FROM job_runs
+export async function findActiveJob(
+  pool: Pool,
+  workflowId: string,
+): Promise<{ job_id: string; status: JobStatus } | undefined> {
+  const { rows } = await pool.query<{ job_id: string; status: JobStatus }>(
+    `SELECT job_id, status FROM job_runs
       WHERE workflow_id = $1 AND status NOT IN ('completed', 'failed', 'cancelled')
       ORDER BY created_at DESC, job_id DESC
       LIMIT 1`,

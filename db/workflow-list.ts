@@ -17,6 +17,7 @@
  * The keyset row comparison is part of the Index Cond (the scan starts at the cursor) and no Sort orders workflows;
  * the only sort picks each listed workflow's latest job among its few runs.
  */
+import type { FollowUpPolicy } from '../pure/follow-up-policy';
 import type { Pool } from 'pg';
 
 /** A list page position: the last row of the previous page, as the cursor carries it. */
@@ -65,6 +66,8 @@ export interface WorkflowListRow {
   finished_at?: string | null;
   /** What all the workflow's jobs cost so far, in USD. */
   cost_usd?: number;
+  /** The workflow's follow-up policy (docs/follow-up-policies.md); null when none was set. */
+  follow_up_policy?: FollowUpPolicy | null;
 }
 
 /**
@@ -124,6 +127,7 @@ const BASE64URL_UNPADDED = /^[A-Za-z0-9_-]+$/;
 const MAX_CURSOR_CHARS = 200;
 
 const ROW_COLUMNS = `w.workflow_id, w.project_slug, w.created_by, w.org_id, w.hidden, w.scenario, w.title,
+       w.follow_up_policy,
        w.updated_at AS updated_at_raw,
        to_char(w.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at,
        to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,

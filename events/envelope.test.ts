@@ -39,6 +39,7 @@ describe('event envelope', () => {
     expect(keelOwn).toEqual([
       'prompt_appended',
       'job_forked',
+      'follow_up_applied',
       'approval_decided',
       'reminder_sent',
       'escalated',

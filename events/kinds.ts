@@ -40,10 +40,19 @@ export const EVENT_KIND_GROUPS = {
   ],
   human: ['ask_user', 'approval_requested', 'human_task_assigned'],
   /**
-   * Keel's own additions (the catalog grows): a follow-up prompt reached a running job; a job forked from another; how
-   * an approval ended and the steps of a wait for a person (docs/approval-policies.md, docs/reminders.md).
+   * Keel's own additions (the catalog grows): a follow-up prompt reached a running job; a job forked from another;
+   * which follow-up policy applied to a job; how an approval ended and the steps of a wait for a person
+   * (docs/approval-policies.md, docs/reminders.md).
    */
-  workflow: ['prompt_appended', 'job_forked', 'approval_decided', 'reminder_sent', 'escalated', 'timed_out'],
+  workflow: [
+    'prompt_appended',
+    'job_forked',
+    'follow_up_applied',
+    'approval_decided',
+    'reminder_sent',
+    'escalated',
+    'timed_out',
+  ],
   skills: [
     'product_build_started',
     'capability_acquisition_blocked',

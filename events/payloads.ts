@@ -116,6 +116,20 @@ export const EVENT_PAYLOADS = {
   }),
   prompt_appended: z.looseObject({ prompt_id: z.string(), preview: z.string() }),
   /**
+   * Which follow-up policy applied to this job (docs/follow-up-policies.md): `running_job` (amend: the prompt joined
+   * it), `new_job` (it was started for the prompt; `after_job_id` the job it waited for, an interrupt's
+   * `carried_manifest_sha256` the workspace it restored), `interrupted` (it stops at its next level boundary for
+   * `next_job_id`), `rejected` (a prompt was refused with 409 while it ran; no prompt was stored).
+   */
+  follow_up_applied: z.looseObject({
+    policy: z.enum(['amend', 'enqueue', 'interrupt', 'reject']),
+    prompt_id: z.string().optional(),
+    delivered: z.enum(['running_job', 'new_job', 'interrupted', 'rejected']),
+    after_job_id: z.string().optional(),
+    next_job_id: z.string().optional(),
+    carried_manifest_sha256: z.string().nullable().optional(),
+  }),
+  /**
    * A fork's first event after its workspace is restored (docs/fork-and-compare.md): the source job, the fork point,
    * and the source's level runs the fork carries over (each then appears as a level_started/level_finished pair
    * marked `carried_over`).

@@ -22,6 +22,9 @@ import type { ProjectRef } from './tenant-budgets';
 import { canSee } from './visibility';
 import { insertJobWebhook } from '../db/webhooks';
 import type { WebhookSubscription } from '../webhooks/subscription';
+import type { FollowUpInput } from '../workflows/definitions';
+import type { FollowUpPolicy } from '../pure/follow-up-policy';
+import type { PoolClient } from 'pg';
 
 export interface JobSubmission {
   /** Already redacted. */
@@ -40,6 +43,12 @@ export interface JobSubmission {
   budgetUsd?: number;
   /** A webhook stored with the job, in the submission's transaction (docs/webhooks.md). */
   webhook?: WebhookSubscription;
+  /** The job's id, chosen already (a follow-up policy names it to the job it interrupts); a new one when absent. */
+  jobId?: string;
+  /** The follow-up policy that starts this job, and the job it runs after (docs/follow-up-policies.md). */
+  followUp?: FollowUpInput;
+  /** A new workflow's own follow-up policy (`follow_up_policy` of POST /v1/workflows). */
+  workflowFollowUpPolicy?: FollowUpPolicy;
 }
 
 export interface SubmittedJob {
@@ -155,7 +164,7 @@ export async function submitJob(
       ? deps.ids.nextWorkflowAndPromptIds()
       : Promise.all([existing?.workflow_id ?? deps.ids.nextWorkflowId(), sub.promptId ?? deps.ids.nextPromptId()]),
   );
-  const jobId = `job-${crypto.randomUUID()}`;
+  const jobId = sub.jobId ?? `job-${crypto.randomUUID()}`;
   const ids = { job_id: jobId, workflow_id: workflowId, prompt_id: promptId };
   const createdBy = principal.user_id || 'user';
 
@@ -171,8 +180,26 @@ export async function submitJob(
       budgetUsd: sub.budgetUsd ?? deps.jobBudgetUsd,
       heartbeatEveryMs: deps.levelHeartbeatMs,
       ...(sub.product ? { product: sub.product } : {}),
+      ...(sub.followUp ? { followUp: sub.followUp } : {}),
     },
   ];
+  const followUp = sub.followUp;
+  const rows = async (client: PoolClient) => {
+    if (sub.webhook) await insertJobWebhook(client, jobId, sub.webhook);
+    if (sub.workflowFollowUpPolicy && !existing) {
+      await client.query('UPDATE workflows SET follow_up_policy = $2 WHERE workflow_id = $1', [
+        workflowId,
+        sub.workflowFollowUpPolicy,
+      ]);
+    }
+    if (followUp) {
+      await client.query('UPDATE job_runs SET follow_up_policy = $2, follows_job_id = $3 WHERE job_id = $1', [
+        jobId,
+        followUp.policy,
+        followUp.after?.jobId ?? null,
+      ]);
+    }
+  };
   await recordAndStart(
     deps,
     {
@@ -191,7 +218,7 @@ export async function submitJob(
     },
     { type: 'runJob', args },
     log,
-    sub.webhook ? (client) => insertJobWebhook(client, jobId, sub.webhook!) : undefined,
+    sub.webhook || followUp || sub.workflowFollowUpPolicy ? rows : undefined,
   );
   return ids;
 }

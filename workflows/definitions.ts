@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { FollowUpPolicy } from '../pure/follow-up-policy';
 import type { Intent } from './intents';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 import type { Rung } from '../pure/rungs';
@@ -39,6 +40,29 @@ export interface JobInput {
    * recorded before forks replay unchanged.
    */
   fork?: ForkInput;
+  /**
+   * A job started by a follow-up policy (docs/follow-up-policies.md): the policy and the prompt, and for `enqueue` and
+   * `interrupt` the job it waits for (and whose workspace an interrupt carries). Absent for every other job.
+   */
+  followUp?: FollowUpInput;
+}
+
+/** How a follow-up policy started a job. */
+export interface FollowUpInput {
+  policy: FollowUpPolicy;
+  promptId: string;
+  /** The job this one runs after: it waits, `queued`, until that job has ended. */
+  after?: { jobId: string; carryWorkspace: boolean };
+}
+
+/**
+ * Signal to a job that a follow-up policy decided about it: `interrupt` asks it to stop at its next level boundary
+ * (`next_job_id` carries on with its workspace), `reject` only records that a prompt was refused while it ran.
+ */
+export interface FollowUpDecision {
+  policy: 'interrupt' | 'reject';
+  prompt_id?: string;
+  next_job_id?: string;
 }
 
 /** What a fork starts from: its source, its fork point, and the level runs it carries over. */
@@ -177,6 +201,9 @@ export interface Interrupt {
 }
 
 /** Child → job: a level started waiting for a person. */
+export const followUpSignal = defineSignal<[FollowUpDecision]>('followUp');
+/** A job stopped at a level boundary by an `interrupt` follow-up (status `cancelled`, error code `interrupted`). */
+export const JOB_INTERRUPTED = 'JobInterrupted';
 export const interruptRaisedSignal = defineSignal<[Interrupt]>('interruptRaised');
 /** Child → job: the level got its answer and runs again. */
 export const interruptClearedSignal = defineSignal<[{ call_id: string }]>('interruptCleared');

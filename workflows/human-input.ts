@@ -1,4 +1,5 @@
 import { ApplicationFailure, defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { FollowUpPolicy } from '../pure/follow-up-policy';
 import { INVALID_BUDGET_DECISION, JOB_NOT_PAUSED, UNKNOWN_CALL_ID, type Interrupt } from './definitions';
 import { budgetChoices, parseBudgetDecision } from '../pure/budget-decision';
 
@@ -55,6 +56,8 @@ export interface AppendedPrompt {
   prompt_id: string;
   /** Already redacted by the API. */
   prompt: string;
+  /** The follow-up policy that delivered it (absent from prompts delivered before policies): recorded as an event. */
+  policy?: FollowUpPolicy;
 }
 
 /**

@@ -40,6 +40,8 @@ export class JobState {
   seenFollowUps = 0;
   /** Set when no level will run any more: from then on a follow-up is refused (the API starts a new job). */
   closing = false;
+  /** An `interrupt` follow-up asked the job to stop at its next level boundary (FOLLOW_UP_POLICIES_PATCH). */
+  stopRequested?: { prompt_id?: string; next_job_id?: string };
   /** Set when a person declined a product build at a gate: the job ends with `final` saying so, building nothing. */
   refusal: string | undefined;
   /** What a product build's release left: its URL and a note for the summary. */

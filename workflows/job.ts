@@ -24,9 +24,11 @@ import {
   answerSignal,
   BUDGET_EXCEEDED,
   BUDGET_STOPPED,
+  followUpSignal,
   interruptClearedSignal,
   interruptRaisedSignal,
   JOB_CLOSING,
+  JOB_INTERRUPTED,
   JOB_ROLE,
   jobProgressQuery,
   levelWorkflowId,
@@ -46,12 +48,14 @@ import { decideGate } from './gate';
 import { JobState, type EarlierOutput } from './job-state';
 import { runLevel } from './level';
 import { CarryOver, carryLevel, startFork } from './fork';
+import { awaitPredecessor, startFollowUp } from './follow-up';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 import {
   BUDGET_PAUSE_PATCH,
   COMPACT_HISTORY_PATCH,
+  FOLLOW_UP_POLICIES_PATCH,
   LOCAL_BOOKKEEPING_PATCH,
   RELAY_INTERRUPTS_PATCH,
   REVIEW_LEADS_PATCH,
@@ -106,6 +110,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const pausing = patched(BUDGET_PAUSE_PATCH);
   const state = new JobState(jobId, input);
   const carry = new CarryOver(input.fork?.carryOver ?? []);
+  // Only a job a follow-up policy started has `followUp` in its input, so no job recorded before policies asks here.
+  const followUp = input.followUp && patched(FOLLOW_UP_POLICIES_PATCH) ? input.followUp : undefined;
   const run: JobRun = {
     input,
     jobId,
@@ -118,7 +124,11 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     carry,
   };
   wireHandlers(run);
+  wireFollowUps(run);
   try {
+    // Queued behind another job (enqueue, interrupt): the job stays `queued` until that one has ended. Inside the try,
+    // so a cancel while it waits still ends it with its error event.
+    if (followUp) await awaitPredecessor(followUp);
     // Inside the try: a job cancelled before a worker took it is cancelled here, and still ends with its error event.
     if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs, compact))) {
       upsertSearchAttributes([{ key: KEEL_STATUS, value: NOT_RECORDED_STATUS }]);
@@ -127,6 +137,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'running' }]);
     // Only a fork has `fork` in its input, so jobs recorded before forks replay the same commands.
     if (input.fork) await startFork(jobId, input, emit);
+    if (followUp) await startFollowUp(jobId, followUp, emit);
 
     // The team lead answers non-LLM intents (commands, rules, facts) in code, without running a scenario.
     const intent = classifyIntent(input.prompt);
@@ -206,6 +217,14 @@ function wireHandlers({ jobId, emit, state }: JobRun): void {
         prompt_id: appended.prompt_id,
         preview: appended.prompt.slice(0, 200),
       });
+      // Only prompts sent with a policy carry one, and none was sent before FOLLOW_UP_POLICIES_PATCH.
+      if (appended.policy && patched(FOLLOW_UP_POLICIES_PATCH)) {
+        await emit(JOB_ROLE, 'follow_up_applied', {
+          policy: appended.policy,
+          prompt_id: appended.prompt_id,
+          delivered: 'running_job',
+        });
+      }
       return { accepted: true as const };
     },
     {
@@ -219,6 +238,24 @@ function wireHandlers({ jobId, emit, state }: JobRun): void {
       },
     },
   );
+}
+
+/**
+ * A follow-up policy's decision about this job: an interrupt asks it to stop at its next level boundary (runChild);
+ * either is recorded on its stream. A job that has run its last level stops anyway and records nothing more: its
+ * terminal event may already be on its way, and the next job records the policy on its own stream.
+ */
+function wireFollowUps({ emit, state }: JobRun): void {
+  setHandler(followUpSignal, async (decision) => {
+    if (!patched(FOLLOW_UP_POLICIES_PATCH) || state.closing) return;
+    if (decision.policy === 'interrupt') state.stopRequested = decision;
+    await emit(JOB_ROLE, 'follow_up_applied', {
+      policy: decision.policy,
+      ...(decision.prompt_id ? { prompt_id: decision.prompt_id } : {}),
+      delivered: decision.policy === 'interrupt' ? 'interrupted' : 'rejected',
+      ...(decision.next_job_id ? { next_job_id: decision.next_job_id } : {}),
+    });
+  });
 }
 
 /** How a level run differs from a plain one. */
@@ -236,6 +273,15 @@ async function runChild(
   extra: ChildExtra = {},
 ): Promise<LevelResult> {
   const { input, jobId, emit, state } = run;
+  // A level boundary: an interrupt stops the job here, before the level starts (the next job carries its workspace).
+  if (state.stopRequested) {
+    const by = state.stopRequested;
+    throw ApplicationFailure.create({
+      type: JOB_INTERRUPTED,
+      message: `interrupted by follow-up prompt ${by.prompt_id ?? '?'}; job ${by.next_job_id ?? '?'} carries on with its workspace`,
+      nonRetryable: true,
+    });
+  }
   // `context` holds every follow-up so far (nothing awaited since it was built); a level composed in code does not
   // act on them, so only a model-backed level counts as having seen them.
   if (!level.deterministic) state.seenFollowUps = state.followUps.length;
@@ -573,8 +619,11 @@ async function finishJob(run: JobRun, intent: Intent): Promise<JobResult> {
 /** The job's end on a failure or a cancellation: status, run graph and the `error` event are written regardless. */
 async function failJob({ jobId, emit, book, state }: JobRun, err: unknown): Promise<never> {
   state.closing = true;
-  // Stopped by the submitter at a budget decision: cancelled by them, with the budget as the reason.
-  const cancelled = isCancellation(err) || failureOfType(err, BUDGET_STOPPED) !== undefined;
+  // Stopped by the submitter at a budget decision, or by an interrupt: cancelled, with that as the reason.
+  const cancelled =
+    isCancellation(err) ||
+    failureOfType(err, BUDGET_STOPPED) !== undefined ||
+    failureOfType(err, JOB_INTERRUPTED) !== undefined;
   state.progress.status = cancelled ? 'cancelled' : 'failed';
   // The terminal event and status must be written even though this workflow is being cancelled.
   await CancellationScope.nonCancellable(async () => {
@@ -595,8 +644,12 @@ async function failJob({ jobId, emit, book, state }: JobRun, err: unknown): Prom
   throw err;
 }
 
-/** A cancellation's code: `budget_exceeded` when the submitter stopped the job at a budget decision. */
+/**
+ * A cancellation's code: `budget_exceeded` when the submitter stopped the job at a budget decision, `interrupted` when
+ * an interrupt follow-up stopped it at a level boundary.
+ */
 function cancelCode(err: unknown): string {
+  if (failureOfType(err, JOB_INTERRUPTED)) return 'interrupted';
   return failureOfType(err, BUDGET_STOPPED) ? 'budget_exceeded' : 'cancelled';
 }
 

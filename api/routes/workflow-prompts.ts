@@ -11,9 +11,21 @@ import { databaseWorkflows, type WorkflowDirectory } from '../workflow-directory
 import { ChatRequestSchema, ErrorSchema, OverBudgetErrorSchema } from './chat';
 import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowSchema } from './workflows';
 import { named } from '../../http/named-plugin';
+import { FollowUpPolicySchema } from '../../pure/follow-up-policy';
 
-export const CreateWorkflowBody = ChatRequestSchema.omit({ workflow_id: true });
-export const AppendPromptBody = ChatRequestSchema.pick({ prompt: true, metadata: true });
+/** `follow_up_policy`: the workflow's own follow-up policy (docs/follow-up-policies.md); none when absent. */
+export const CreateWorkflowBody = ChatRequestSchema.omit({ workflow_id: true }).extend({
+  follow_up_policy: FollowUpPolicySchema.optional(),
+});
+/** `follow_up`: this prompt's follow-up policy, over the workflow's (docs/follow-up-policies.md). */
+export const AppendPromptBody = ChatRequestSchema.pick({ prompt: true, metadata: true }).extend({
+  follow_up: FollowUpPolicySchema.optional(),
+});
+
+/** 409 `job_running`: the `reject` policy refused the prompt while `job_id` has not finished. */
+const JobRunningErrorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), job_id: z.string().optional() }),
+});
 
 /**
  * `running_job`: the running job took the prompt into its context; `new_job`: none ran, so a job was started for it;
@@ -36,6 +48,10 @@ const PromptAcceptedSchema = z.object({
   prompt_id: z.string(),
   job_id: z.string().nullable(),
   delivered: Delivered,
+  /** The follow-up policy that decided; null without a database (`not_run`). */
+  policy: FollowUpPolicySchema.nullable(),
+  /** The job that `job_id` waits for before it runs: the one it was enqueued behind, or the one it interrupts. */
+  after_job_id: z.string().nullable(),
 });
 
 /**
@@ -88,6 +104,7 @@ export function workflowPromptRoutes(
                 projectSlug: body.project_slug,
                 scenario: body.scenario,
                 modelTier: body.metadata?.model_tier,
+                followUpPolicy: body.follow_up_policy,
               },
               request.log,
             ),
@@ -128,6 +145,7 @@ export function workflowPromptRoutes(
             400: ErrorSchema,
             402: OverBudgetErrorSchema,
             404: ErrorSchema,
+            409: JobRunningErrorSchema,
             429: ErrorSchema,
             503: ErrorSchema,
           },
@@ -141,7 +159,12 @@ export function workflowPromptRoutes(
           admission,
           request,
           (admitted) =>
-            threads.append(admitted, workflow, { prompt, modelTier: request.body.metadata?.model_tier }, request.log),
+            threads.append(
+              admitted,
+              workflow,
+              { prompt, modelTier: request.body.metadata?.model_tier, followUp: request.body.follow_up },
+              request.log,
+            ),
           workflowProject(workflow),
         );
         return reply.code(202).send(accepted);

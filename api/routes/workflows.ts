@@ -13,6 +13,7 @@ import { principalOf } from '../plugins/principal';
 import { canSee, creatorScope, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
 import { ErrorSchema } from './chat';
+import { FollowUpPolicySchema } from '../../pure/follow-up-policy';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -45,12 +46,7 @@ const ListQuery = z.object({
     .optional(),
 });
 
-/**
- * The fields of a workflow its owner may change (only the title so far): trimmed, on one line, 1 to MAX_TITLE_CHARS
- * characters; null restores the default. Strict, so a field this route does not change is refused, not ignored.
- */
-export const WorkflowPatchBody = z.strictObject({
-  title: z
+const TitleSchema = z
     .string()
     .transform((value) => value.trim())
     .pipe(
@@ -60,8 +56,21 @@ export const WorkflowPatchBody = z.strictObject({
         .max(MAX_TITLE_CHARS, `at most ${MAX_TITLE_CHARS} characters`)
         .regex(/^[^\p{Cc}]*$/u, 'must be one line without control characters'),
     )
-    .nullable(),
-});
+    .nullable();
+
+/**
+ * The fields of a workflow its owner may change, at least one: the title (trimmed, on one line, 1 to MAX_TITLE_CHARS
+ * characters; null restores the default) and the follow-up policy (docs/follow-up-policies.md; null clears it). Strict,
+ * so a field this route does not change is refused, not ignored.
+ */
+export const WorkflowPatchBody = z
+  .strictObject({
+    title: TitleSchema.optional(),
+    follow_up_policy: FollowUpPolicySchema.nullable().optional(),
+  })
+  .refine((body) => body.title !== undefined || body.follow_up_policy !== undefined, {
+    message: 'name a field to change: title or follow_up_policy',
+  });
 
 export const WorkflowSchema = z.object({
   workflow_id: z.string(),
@@ -83,6 +92,8 @@ export const WorkflowSchema = z.object({
   finished_at: z.string().nullable(),
   /** What all of the workflow's jobs cost so far, in USD. */
   cost_usd: z.number(),
+  /** What a prompt does while a job runs (docs/follow-up-policies.md); null: none set (the API amends). */
+  follow_up_policy: FollowUpPolicySchema.nullable(),
 });
 
 const WorkflowListSchema = z.object({ workflows: z.array(WorkflowSchema), next_cursor: z.string().nullable() });
@@ -118,6 +129,7 @@ export function present(row: WorkflowListRow): z.infer<typeof WorkflowSchema> {
     started_at: row.started_at ?? null,
     finished_at: row.finished_at ?? null,
     cost_usd: row.cost_usd ?? 0,
+    follow_up_policy: row.follow_up_policy ?? null,
   };
 }
 
@@ -178,11 +190,16 @@ export function workflowReadRoutes(directory: WorkflowDirectory): FastifyPluginA
       async (request) => {
         const principal = principalOf(request);
         const workflow = await visibleWorkflow(directory, principal, request.params.id);
-        // The title is the owner's word for their run: others of the org may see it, not rename it (admins may).
+        // The title and the policy are the owner's word for their run: others of the org may see them, not change them
+        // (admins may).
         if (!principal.is_admin && workflow.created_by !== principal.user_id) {
           throw new Forbidden('not_owner', `workflow ${workflow.workflow_id}: only its creator can rename it`);
         }
-        if (!(await directory.setTitle(workflow.workflow_id, request.body.title))) {
+        const { title, follow_up_policy: policy } = request.body;
+        if (title !== undefined && !(await directory.setTitle(workflow.workflow_id, title))) {
+          throw new NotFound(`workflow ${workflow.workflow_id}`);
+        }
+        if (policy !== undefined && !(await directory.setFollowUpPolicy(workflow.workflow_id, policy))) {
           throw new NotFound(`workflow ${workflow.workflow_id}`);
         }
         return present(await visibleWorkflow(directory, principal, workflow.workflow_id));

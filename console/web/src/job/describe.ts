@@ -22,6 +22,14 @@ const usd = (value: number | null | undefined) =>
 const list = (items: readonly string[], none = '') => (items.length > 0 ? items.join('; ') : none);
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** What a `follow_up_applied` row says, by how the prompt reached (or stopped) the job. */
+const FOLLOW_UP_TITLES = {
+  running_job: 'A follow-up prompt joined the job',
+  new_job: 'Started for a follow-up prompt',
+  interrupted: 'Interrupted by a follow-up prompt: stops at the next level boundary',
+  rejected: 'A follow-up prompt was refused while the job ran',
+} as const;
+
 /**
  * A sentence for every kind of the catalog (events/payloads.ts and the product and skill contracts it spreads in). The
  * mapped type makes a kind added to the catalog without a sentence here a compile error, and describe.test.ts walks
@@ -75,6 +83,12 @@ const DESCRIBE: Describers = {
           tone: 'bad',
         },
   prompt_appended: (e) => ({ title: 'A follow-up prompt reached the job', detail: e.payload.preview }),
+  follow_up_applied: (e) => ({
+    title: FOLLOW_UP_TITLES[e.payload.delivered],
+    detail: [`policy ${e.payload.policy}`, e.payload.prompt_id, e.payload.next_job_id ?? e.payload.after_job_id]
+      .filter(Boolean)
+      .join(' · '),
+  }),
   job_forked: (e) => ({
     title: `Forked from ${e.payload.source_job_id}`,
     detail: `${e.payload.from_level_run_id ?? 'from the start'}: ${e.payload.carried_level_ids.length} level runs carried over`,

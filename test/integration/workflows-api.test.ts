@@ -300,6 +300,7 @@ describe('filters, hide / unhide and org scoping', () => {
       started_at: null,
       finished_at: null,
       cost_usd: 0,
+      follow_up_policy: null,
     });
     for (let i = 0; i < 2; i++) {
       expect(await call('/v1/workflows/wf-900001/hide', { method: 'POST', token })).toEqual({
@@ -362,6 +363,7 @@ describe('filters, hide / unhide and org scoping', () => {
         started_at: null,
         finished_at: null,
         cost_usd: 0,
+        follow_up_policy: null,
       },
     });
     expect((await call('/v1/workflows/wf-930001/hide', { method: 'POST', token: fallbackToken })).status).toBe(200);

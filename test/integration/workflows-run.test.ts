@@ -97,6 +97,7 @@ describe('POST /v1/workflows', () => {
         started_at: null,
         finished_at: null,
         cost_usd: 0,
+        follow_up_policy: null,
       },
       prompt_id: expect.stringMatching(/^pt-\d+$/) as string,
       job_id: expect.stringMatching(/^job-/) as string,
@@ -177,6 +178,8 @@ describe('a prompt appended while a job runs', () => {
       prompt_id: expect.stringMatching(/^pt-\d+$/) as string,
       job_id: jobId,
       delivered: 'running_job',
+      policy: 'amend',
+      after_job_id: null,
     });
     const requestsBefore = gate.requests();
     held.release();

@@ -2314,6 +2314,8 @@ export interface paths {
                 started_at: string | null;
                 finished_at: string | null;
                 cost_usd: number;
+                /** @enum {string|null} */
+                follow_up_policy: 'amend' | 'enqueue' | 'interrupt' | 'reject' | null;
               }[];
               next_cursor: string | null;
             };
@@ -2414,6 +2416,8 @@ export interface paths {
                 | 'timed_out'
               )[];
             };
+            /** @enum {string} */
+            follow_up_policy?: 'amend' | 'enqueue' | 'interrupt' | 'reject';
           };
         };
       };
@@ -2440,6 +2444,8 @@ export interface paths {
                 started_at: string | null;
                 finished_at: string | null;
                 cost_usd: number;
+                /** @enum {string|null} */
+                follow_up_policy: 'amend' | 'enqueue' | 'interrupt' | 'reject' | null;
               };
               prompt_id: string;
               job_id: string | null;
@@ -2611,6 +2617,8 @@ export interface paths {
               started_at: string | null;
               finished_at: string | null;
               cost_usd: number;
+              /** @enum {string|null} */
+              follow_up_policy: 'amend' | 'enqueue' | 'interrupt' | 'reject' | null;
             };
           };
         };
@@ -2683,7 +2691,9 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            title: string | null;
+            title?: string | null;
+            /** @enum {string|null} */
+            follow_up_policy?: 'amend' | 'enqueue' | 'interrupt' | 'reject' | null;
           };
         };
       };
@@ -2709,6 +2719,8 @@ export interface paths {
               started_at: string | null;
               finished_at: string | null;
               cost_usd: number;
+              /** @enum {string|null} */
+              follow_up_policy: 'amend' | 'enqueue' | 'interrupt' | 'reject' | null;
             };
           };
         };
@@ -3088,6 +3100,8 @@ export interface paths {
             } & {
               [key: string]: unknown;
             };
+            /** @enum {string} */
+            follow_up?: 'amend' | 'enqueue' | 'interrupt' | 'reject';
           };
         };
       };
@@ -3104,6 +3118,9 @@ export interface paths {
               job_id: string | null;
               /** @enum {string} */
               delivered: 'new_job' | 'running_job' | 'not_run';
+              /** @enum {string|null} */
+              policy: 'amend' | 'enqueue' | 'interrupt' | 'reject' | null;
+              after_job_id: string | null;
             };
           };
         };
@@ -3157,6 +3174,21 @@ export interface paths {
               error: {
                 code: string;
                 message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+                job_id?: string;
               };
             };
           };

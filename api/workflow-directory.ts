@@ -20,7 +20,8 @@ import {
 import type { QueueStore } from '../queue/queue-store';
 import { AppError } from '../http/errors';
 import { setWorkflowFollowUpPolicy } from '../db/follow-up';
-import { FollowUpPolicySchema, type FollowUpPolicy } from '../pure/follow-up-policy';
+import { FollowUpPolicySchema } from '../jobs/follow-up-policy';
+import type { FollowUpPolicy } from '../pure/follow-up-policy';
 
 export interface WorkflowPage {
   rows: WorkflowListRow[];

@@ -193,7 +193,12 @@ async function runTurn(deps: JobsDeps, chat: ChatApp, turn: Turn, log: FastifyBa
   });
   // A prompt amended into the running job is relayed by that job's relay already (a second start is a no-op).
   await startChatRelay(deps, started.job_id, turn.where);
-  return { outcome: 'started', job_id: started.job_id, workflow_id: started.workflow_id, ...(policy ? { policy } : {}) };
+  return {
+    outcome: 'started',
+    job_id: started.job_id,
+    workflow_id: started.workflow_id,
+    ...(policy ? { policy } : {}),
+  };
 }
 
 /** Admission's refusals: the person is told why, where a failure to start is only "try again". */

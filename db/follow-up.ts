@@ -1,7 +1,9 @@
 /** The rows behind follow-up policies (docs/follow-up-policies.md): the workflow's policy, its decision lease. */
 import crypto from 'node:crypto';
 import type { Pool } from 'pg';
-import type { FollowUpPolicy } from '../pure/follow-up-policy';
+
+/** The policies the column's CHECK allows (migration 0029); pure/follow-up-policy.ts names the same four. */
+export type FollowUpPolicy = 'amend' | 'enqueue' | 'interrupt' | 'reject';
 
 /** The workflow's own policy; null when none was set (or there is no such workflow). */
 export async function workflowFollowUpPolicy(pool: Pool, workflowId: string): Promise<FollowUpPolicy | null> {

@@ -17,7 +17,7 @@
  * The keyset row comparison is part of the Index Cond (the scan starts at the cursor) and no Sort orders workflows;
  * the only sort picks each listed workflow's latest job among its few runs.
  */
-import type { FollowUpPolicy } from '../pure/follow-up-policy';
+import type { FollowUpPolicy } from './follow-up';
 import type { Pool } from 'pg';
 
 /** A list page position: the last row of the previous page, as the cursor carries it. */

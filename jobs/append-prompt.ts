@@ -38,9 +38,15 @@ export interface AcceptedPrompt {
 export class JobRunning extends Refusal {
   override name = 'JobRunning';
   constructor(readonly jobId: string) {
-    super('conflict', 'job_running', `job ${jobId} of this workflow has not finished; the workflow rejects follow-ups`, undefined, {
-      job_id: jobId,
-    });
+    super(
+      'conflict',
+      'job_running',
+      `job ${jobId} of this workflow has not finished; the workflow rejects follow-ups`,
+      undefined,
+      {
+        job_id: jobId,
+      },
+    );
   }
 }
 
@@ -86,8 +92,7 @@ export async function appendPrompt(
 ): Promise<AcceptedPrompt> {
   const { workflowId } = input;
   return withFollowUpLease(deps.pool, workflowId, async () => {
-    const policy =
-      input.followUp ?? (await workflowFollowUpPolicy(deps.pool, workflowId)) ?? DEFAULT_FOLLOW_UP_POLICY;
+    const policy = input.followUp ?? (await workflowFollowUpPolicy(deps.pool, workflowId)) ?? DEFAULT_FOLLOW_UP_POLICY;
     const decision: Decision = { deps, principal, workflowId, prompt: input.prompt, promptId: '', policy, log };
     const active = await findActiveJob(deps.pool, workflowId);
     if (active && policy === 'reject') {
@@ -164,7 +169,10 @@ async function deliver(d: Decision, jobId: string): Promise<AcceptedPrompt | und
     };
   } catch (err) {
     if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
-      throw new Unavailable('job_unresponsive', `job ${jobId} did not take the prompt within ${APPEND_DEADLINE_MS / 1000} s; retry`);
+      throw new Unavailable(
+        'job_unresponsive',
+        `job ${jobId} did not take the prompt within ${APPEND_DEADLINE_MS / 1000} s; retry`,
+      );
     }
     if (!jobCannotTake(err)) throw err;
     // The job ran its last level meanwhile: the prompt starts the workflow's next job instead.

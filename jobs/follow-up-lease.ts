@@ -21,7 +21,7 @@ const MAX_RETRY_MS = 200;
 export async function withFollowUpLease<T>(pool: Pool, workflowId: string, decide: () => Promise<T>): Promise<T> {
   const holder = newLeaseHolder();
   const deadline = Date.now() + FOLLOW_UP_WAIT_MS;
-  for (let delay = FIRST_RETRY_MS; !(await tryTakeFollowUpLease(pool, workflowId, holder, FOLLOW_UP_LEASE_MS)); ) {
+  for (let delay = FIRST_RETRY_MS; !(await tryTakeFollowUpLease(pool, workflowId, holder, FOLLOW_UP_LEASE_MS));) {
     if (Date.now() + delay > deadline) {
       throw new Unavailable('workflow_busy', `workflow ${workflowId} is still deciding an earlier prompt; retry`);
     }

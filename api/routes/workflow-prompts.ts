@@ -11,7 +11,7 @@ import { databaseWorkflows, type WorkflowDirectory } from '../workflow-directory
 import { ChatRequestSchema, ErrorSchema, OverBudgetErrorSchema } from './chat';
 import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowSchema } from './workflows';
 import { named } from '../../http/named-plugin';
-import { FollowUpPolicySchema } from '../../pure/follow-up-policy';
+import { FollowUpPolicySchema } from '../../jobs/follow-up-policy';
 
 /** `follow_up_policy`: the workflow's own follow-up policy (docs/follow-up-policies.md); none when absent. */
 export const CreateWorkflowBody = ChatRequestSchema.omit({ workflow_id: true }).extend({

@@ -13,7 +13,7 @@ import { principalOf } from '../plugins/principal';
 import { canSee, creatorScope, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
 import { ErrorSchema } from './chat';
-import { FollowUpPolicySchema } from '../../pure/follow-up-policy';
+import { FollowUpPolicySchema } from '../../jobs/follow-up-policy';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -47,16 +47,16 @@ const ListQuery = z.object({
 });
 
 const TitleSchema = z
-    .string()
-    .transform((value) => value.trim())
-    .pipe(
-      z
-        .string()
-        .min(1, 'must not be blank (send null to show the first prompt line again)')
-        .max(MAX_TITLE_CHARS, `at most ${MAX_TITLE_CHARS} characters`)
-        .regex(/^[^\p{Cc}]*$/u, 'must be one line without control characters'),
-    )
-    .nullable();
+  .string()
+  .transform((value) => value.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'must not be blank (send null to show the first prompt line again)')
+      .max(MAX_TITLE_CHARS, `at most ${MAX_TITLE_CHARS} characters`)
+      .regex(/^[^\p{Cc}]*$/u, 'must be one line without control characters'),
+  )
+  .nullable();
 
 /**
  * The fields of a workflow its owner may change, at least one: the title (trimmed, on one line, 1 to MAX_TITLE_CHARS

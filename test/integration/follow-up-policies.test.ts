@@ -68,8 +68,7 @@ async function follow(jobId: string): Promise<EventEnvelope[]> {
   return events;
 }
 
-const applied = (events: EventEnvelope[]) =>
-  events.filter((e) => e.kind === 'follow_up_applied').map((e) => e.payload as Record<string, unknown>);
+const applied = (events: EventEnvelope[]) => events.filter((e) => e.kind === 'follow_up_applied').map((e) => e.payload);
 
 /** Two prompts sent at once to the workflow. */
 function race(workflowId: string, first: object, second: object): Promise<[Reply, Reply]> {

@@ -344,6 +344,46 @@ describe('turns', () => {
     );
     expect(await jobsBy('UBUSY')).toHaveLength(1);
   });
+
+  test("with the workflow's follow-up policy set, a message while a turn runs follows it instead of the busy reply", async () => {
+    const ts = nextTs();
+    await sendEvent(
+      delivery({ channel: 'C0POLICY', user: 'UPOLICY', text: `<@${chat.botUserId}> Write a.md #approve`, ts }),
+    );
+    await chat.waitFor(
+      'chat.postMessage',
+      inThread(ts, (t) => t.startsWith('Approval needed')),
+    );
+    const [first] = await jobsBy('UPOLICY');
+    // `reject` keeps the spec's reply in a thread.
+    await infra.db.pool.query("UPDATE workflows SET follow_up_policy = 'reject' WHERE workflow_id = $1", [
+      first!.workflow_id,
+    ]);
+    await sendEvent(delivery({ channel: 'C0POLICY', user: 'UPOLICY', text: 'are you done?', thread_ts: ts }));
+    await chat.waitFor(
+      'chat.postMessage',
+      inThread(ts, (t) => t.startsWith("I'm still working")),
+    );
+    expect(await jobsBy('UPOLICY')).toHaveLength(1);
+
+    // `enqueue`: the message starts the thread's next job, queued behind the one waiting for its approval.
+    await infra.db.pool.query("UPDATE workflows SET follow_up_policy = 'enqueue' WHERE workflow_id = $1", [
+      first!.workflow_id,
+    ]);
+    const response = await sendEvent(
+      delivery({ channel: 'C0POLICY', user: 'UPOLICY', text: 'then write b.md', thread_ts: ts }),
+    );
+    expect(response.status).toBe(200);
+    const jobs = await jobsBy('UPOLICY');
+    expect(jobs).toHaveLength(2);
+    expect(jobs[1]).toMatchObject({ workflow_id: first!.workflow_id, status: 'queued' });
+    const { rows } = await infra.db.pool.query<{ follows_job_id: string }>(
+      'SELECT follows_job_id FROM job_runs WHERE job_id = $1',
+      [jobs[1]!.job_id],
+    );
+    expect(rows[0]!.follows_job_id).toBe(first!.job_id);
+    expect(await threadRow('C0POLICY', ts)).toMatchObject({ last_job_id: jobs[1]!.job_id });
+  });
 });
 
 describe('people in the loop', () => {

@@ -134,3 +134,21 @@ export function compareJobs(target: ApiTarget, a: string, b: string): Promise<Co
     dataOf(await client.GET('/v1/jobs/{a}/compare/{b}', { params: { path: { a, b } } })),
   );
 }
+
+export type FollowUpPolicyName = NonNullable<
+  paths['/v1/workflows/{id}/prompts']['post']['requestBody']['content']['application/json']['follow_up']
+>;
+export function appendWorkflowPrompt(
+  target: ApiTarget,
+  workflowId: string,
+  body: { prompt: string; follow_up?: FollowUpPolicyName },
+) {
+  return reach(target, async (client) =>
+    dataOf(await client.POST('/v1/workflows/{id}/prompts', { ...id(workflowId), body })),
+  );
+}
+export function setWorkflowFollowUpPolicy(target: ApiTarget, workflowId: string, policy: FollowUpPolicyName | null) {
+  return reach(target, async (client) =>
+    dataOf(await client.PATCH('/v1/workflows/{id}', { ...id(workflowId), body: { follow_up_policy: policy } })),
+  );
+}

@@ -22,6 +22,7 @@ import { runAnswer, runApprove, runCancel, runJobs, runWatch } from './job-comma
 import { runCompare, runFork } from './fork-commands';
 import { CommandFailed } from './command-failed';
 import type * as ConnectorCommand from './connector';
+import { runFollowUp, runPrompt } from './follow-up-commands';
 import type * as KbCommands from './kb';
 import type * as MigrateCommand from './migrate';
 import type * as ModelsCommand from './models';
@@ -54,6 +55,12 @@ const USAGE = `Usage:
       Approve (or reject) the action an approval asks for.
   keel workflows [--project <slug>] [--limit <n>] [--hidden]
       List the org's workflows, newest first: id, status, project, last update.
+  keel prompt <wf-id> "<prompt>" [--follow-up amend|enqueue|interrupt|reject] [--json]
+      Add a prompt to a workflow. While one of its jobs runs, the workflow's follow-up policy decides (amend by
+      default; --follow-up for this prompt only): join that job, run next, interrupt it, or be refused. Prints the
+      job that takes it.
+  keel follow-up <wf-id> amend|enqueue|interrupt|reject|none
+      Set the workflow's follow-up policy (none clears it). docs/follow-up-policies.md.
   keel token create --user <id> [--org <id>] [--admin] [--acts-for-users] [--label <text>]
                     [--kb-clearance public|partner|internal|secret] [--expires-in <days>d | --no-expiry]
       Create an API token and print it once; --kb-clearance caps the hub sensitivity it reads (default internal,
@@ -96,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
   const env = loadCliConfig(process.env);
   if (command === 'job') return runJob(env, rest);
   if (command === 'workflows') return listWorkflows(env, rest);
+  if (command === 'prompt') return runPrompt(resolveApi(env), rest);
+  if (command === 'follow-up') return runFollowUp(resolveApi(env), rest);
   if (command === 'jobs') return runJobs(resolveApi(env), rest, terminalStyle(env));
   if (command === 'watch') return runWatch(resolveApi(env), rest, terminalStyle(env));
   if (command === 'cancel') return runCancel(resolveApi(env), rest);

@@ -1,4 +1,5 @@
 import { streamJobEvents } from '../../cli/event-stream';
+import { runFollowUp, runPrompt } from '../../cli/follow-up-commands';
 import type { EventEnvelope } from '../../events/envelope';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
 import { startGatedModel } from './gated-model';
@@ -124,6 +125,32 @@ describe('the policy setting', () => {
       const reply = await call(method, path, body);
       expect(reply.status).toBe(400);
       expect(reply.body.error.code).toBe('invalid_request');
+    }
+  });
+});
+
+describe('the keel CLI', () => {
+  test('`keel follow-up` sets the policy and `keel prompt` is decided by it', async () => {
+    const target = { baseUrl: keel.baseUrl, token: keel.token, source: 'test' };
+    const { workflowId, jobId, held } = await heldWorkflow();
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    const err = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(await runFollowUp(target, [workflowId, 'enqueue'])).toBe(0);
+      expect(log).toHaveBeenLastCalledWith(`${workflowId}\tfollow-up policy: enqueue`);
+      expect((await call('GET', `/v1/workflows/${workflowId}`)).body.follow_up_policy).toBe('enqueue');
+      expect(await runPrompt(target, [workflowId, 'Write c.md saying c'])).toBe(0);
+      expect(err).toHaveBeenLastCalledWith(expect.stringContaining(`started a job that runs after ${jobId}`));
+      const queued = String(log.mock.lastCall![0]);
+      await expect(runPrompt(target, [workflowId, 'x', '--follow-up', 'reject'])).rejects.toThrow(/409 job_running/);
+      await expect(runFollowUp(target, [workflowId, 'sometimes'])).rejects.toThrow('one of amend, enqueue');
+      expect(await runFollowUp(target, [workflowId, 'none'])).toBe(0);
+      expect(log).toHaveBeenLastCalledWith(`${workflowId}\tfollow-up policy: none`);
+      held.release();
+      expect((await follow(queued)).at(-1)!.kind).toBe('final');
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
     }
   });
 });

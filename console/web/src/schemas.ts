@@ -39,6 +39,9 @@ export const Scenario = z.looseObject({
 export type Scenario = z.infer<typeof Scenario>;
 export const ScenarioList = z.looseObject({ scenarios: z.array(Scenario) });
 
+export const FOLLOW_UP_POLICIES = ['amend', 'enqueue', 'interrupt', 'reject'] as const;
+export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
+
 export const Workflow = z.looseObject({
   workflow_id: z.string(),
   project_slug: z.nullable(z.string()),
@@ -57,6 +60,8 @@ export const Workflow = z.looseObject({
   finished_at: z.nullable(z.string()),
   /** All of the workflow's jobs, in USD. */
   cost_usd: z.number(),
+  /** What a prompt does while a job runs (docs/follow-up-policies.md); null: none set. */
+  follow_up_policy: z.optional(z.nullable(z.enum(FOLLOW_UP_POLICIES))),
 });
 export type Workflow = z.infer<typeof Workflow>;
 export const WorkflowPage = z.looseObject({ workflows: z.array(Workflow), next_cursor: z.nullable(z.string()) });

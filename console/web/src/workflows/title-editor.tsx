@@ -3,6 +3,7 @@ import { call, seg } from '../api';
 import { ErrorNote } from '../problem';
 import { Workflow } from '../schemas';
 import { useAction } from '../use-action';
+import { FollowUpPolicyForm } from './follow-up-policy';
 
 /** The API's bound on a title (db/workflow-list.ts MAX_TITLE_CHARS). */
 export const MAX_TITLE_CHARS = 200;
@@ -21,7 +22,7 @@ export function TitleDialog({
   onClose,
   onSaved,
 }: {
-  workflow: Pick<Workflow, 'workflow_id' | 'title' | 'title_set'>;
+  workflow: Pick<Workflow, 'workflow_id' | 'title' | 'title_set' | 'follow_up_policy'>;
   onClose: () => void;
   onSaved: (workflow: Workflow) => void;
 }) {
@@ -89,6 +90,7 @@ export function TitleDialog({
           </button>
         </div>
       </form>
+      <FollowUpPolicyForm workflow={workflow} onSaved={onSaved} />
     </dialog>
   );
 }

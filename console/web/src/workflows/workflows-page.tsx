@@ -233,7 +233,11 @@ function WorkflowRows({ filter }: { filter: Filter }) {
           workflow={renaming}
           onClose={() => setRenaming(null)}
           onSaved={(saved) => {
-            list.patch(saved.workflow_id, { title: saved.title, title_set: saved.title_set });
+            list.patch(saved.workflow_id, {
+              title: saved.title,
+              title_set: saved.title_set,
+              follow_up_policy: saved.follow_up_policy,
+            });
             setRenaming(null);
           }}
         />

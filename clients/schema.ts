@@ -3308,10 +3308,12 @@ export interface paths {
                   | 'read_file'
                   | 'list_files'
                   | 'search_files'
+                  | 'run_command'
                   | 'ask_user'
                   | 'request_approval'
                   | 'kb_search'
                 )[];
+                commands?: string[];
                 deterministic?: boolean;
               }[];
               edges: {
@@ -3471,10 +3473,12 @@ export interface paths {
                 | 'read_file'
                 | 'list_files'
                 | 'search_files'
+                | 'run_command'
                 | 'ask_user'
                 | 'request_approval'
                 | 'kb_search'
               )[];
+              commands?: string[];
               deterministic?: boolean;
             };
             version?: number;
@@ -3507,10 +3511,12 @@ export interface paths {
                   | 'read_file'
                   | 'list_files'
                   | 'search_files'
+                  | 'run_command'
                   | 'ask_user'
                   | 'request_approval'
                   | 'kb_search'
                 )[];
+                commands?: string[];
                 deterministic?: boolean;
               }[];
               edges: {
@@ -3686,10 +3692,12 @@ export interface paths {
                   | 'read_file'
                   | 'list_files'
                   | 'search_files'
+                  | 'run_command'
                   | 'ask_user'
                   | 'request_approval'
                   | 'kb_search'
                 )[];
+                commands?: string[];
                 deterministic?: boolean;
               }[];
               edges: {
@@ -3864,10 +3872,12 @@ export interface paths {
                   | 'read_file'
                   | 'list_files'
                   | 'search_files'
+                  | 'run_command'
                   | 'ask_user'
                   | 'request_approval'
                   | 'kb_search'
                 )[];
+                commands?: string[];
                 deterministic?: boolean;
               }[];
               edges: {
@@ -4043,10 +4053,12 @@ export interface paths {
                   | 'read_file'
                   | 'list_files'
                   | 'search_files'
+                  | 'run_command'
                   | 'ask_user'
                   | 'request_approval'
                   | 'kb_search'
                 )[];
+                commands?: string[];
                 deterministic?: boolean;
               }[];
               edges: {

@@ -65,6 +65,8 @@ export const APPROVAL_POLICY_PATCH = 'approval-policies';
  * timers.
  */
 export const WAIT_REMINDERS_PATCH = 'wait-reminders';
+
+/**
  * 2026-11-28: follow-up policies (docs/follow-up-policies.md): a job records `follow_up_applied`, a job started by
  * `enqueue` or `interrupt` waits for the job it follows (and an interrupt's restores its workspace), and a job asked to
  * stop by an interrupt stops at its next level boundary.

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { RE2JS } from 're2js';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import type { ToolCall } from '../routing/chat-types';
@@ -127,11 +128,17 @@ export function workspaceReadActivities(deps: { workspaceRoot: string }) {
       return 'search_files needs JSON arguments {"query": string, "regex"?: boolean, "pattern"?: string (a glob)}';
     }
     const { query, regex, pattern } = parsed.data;
-    let matcher: RegExp;
+    // A model's regular expression runs in RE2's linear time (re2js): a backtracking engine would let a pattern such
+    // as (a+)+$ hold the activity until its timeout. RE2 has no lookaround or backreferences; the answer says so.
+    let isMatch: (text: string) => boolean;
     try {
-      matcher = regex ? new RegExp(query) : new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const compiled = regex ? RE2JS.compile(query) : undefined;
+      isMatch = compiled ? (text) => compiled.test(text) : (text) => text.includes(query);
     } catch (err) {
-      return `search_files: ${JSON.stringify(query)} is not a valid regular expression (${(err as Error).message})`;
+      return (
+        `search_files: ${JSON.stringify(query)} is not a regular expression this search runs (${(err as Error).message}); ` +
+        'it uses RE2 syntax: no lookahead, lookbehind or backreferences'
+      );
     }
     if (pattern && leavesWorkspace(pattern)) {
       return `search_files refused ${JSON.stringify(pattern)}: patterns are relative to the workspace`;
@@ -150,7 +157,7 @@ export function workspaceReadActivities(deps: { workspaceRoot: string }) {
         .toString('utf8')
         .split('\n')
         .forEach((text, index) => {
-          if (!matcher.test(text)) return;
+          if (!isMatch(text)) return;
           total += 1;
           if (matches.length < MAX_MATCHES) matches.push(`${file}:${index + 1}: ${text.slice(0, 300)}`);
         });

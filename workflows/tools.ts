@@ -72,7 +72,8 @@ export const TOOL_DEFINITIONS: Record<LevelTool, ToolDefinition> = {
     function: {
       name: 'search_files',
       description:
-        'Search the text of the workspace files for a string (or a JavaScript regular expression with regex: true); ' +
+        'Search the text of the workspace files for a string (or a regular expression in RE2 syntax, with regex: ' +
+        'true; no lookaround or backreferences); ' +
         'returns each matching line as path:line: text. Narrow it to some files with a glob pattern.',
       parameters: {
         type: 'object',

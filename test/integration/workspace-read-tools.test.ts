@@ -114,7 +114,23 @@ describe('search_files', () => {
     expect(await run('search_files', { query: '^line 49\\d\\d$', regex: true, pattern: '*.txt' })).toMatch(
       /^100 matching lines\nbig.txt:4900: line 4900/,
     );
-    expect(await run('search_files', { query: '(unclosed', regex: true })).toContain('not a valid regular expression');
+    expect(await run('search_files', { query: '(unclosed', regex: true })).toContain(
+      'is not a regular expression this search runs (error parsing regexp: missing closing ): `(unclosed`)',
+    );
+  });
+
+  test('a regular expression runs in linear time: a pattern that backtracks for ever elsewhere answers at once', async () => {
+    // (a+)+$ on a long run of "a" ending in "!" takes a backtracking engine (JavaScript's RegExp) longer than the
+    // activity's timeout; RE2 answers in one pass. Its own job directory, so the other tests' listings stay as they are.
+    const jobId = 'job-linear-regex';
+    await fs.mkdir(path.join(workspaceRoot, jobId));
+    await fs.writeFile(path.join(workspaceRoot, jobId, 'a.txt'), `${'a'.repeat(5_000)}!\nplain line\n`);
+    const search = (query: string) =>
+      tools.readWorkspace({ jobId, call: call('search_files', { query, regex: true }) });
+    expect(await search('(a+)+$')).toBe('no line matches "(a+)+$"');
+    expect(await search('^(\\w+\\s?)+$')).toBe('1 matching lines\na.txt:2: plain line');
+    // RE2 has no lookaround or backreferences; the model is told, so it can rewrite the pattern.
+    expect(await search('(?=plain)')).toContain('it uses RE2 syntax: no lookahead, lookbehind or backreferences');
   });
 
   test(`returns at most ${MAX_MATCHES} lines and says how many more`, async () => {

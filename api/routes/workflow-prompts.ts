@@ -11,7 +11,7 @@ import { databaseWorkflows, type WorkflowDirectory } from '../workflow-directory
 import { ChatRequestSchema, ErrorSchema, OverBudgetErrorSchema } from './chat';
 import { present, visibleWorkflow, WorkflowParams, workflowReadRoutes, WorkflowSchema } from './workflows';
 import { named } from '../../http/named-plugin';
-import { FollowUpPolicySchema } from '../../jobs/follow-up-policy';
+import { FollowUpPolicySchema, NullableFollowUpPolicySchema } from '../../jobs/follow-up-policy';
 
 /** `follow_up_policy`: the workflow's own follow-up policy (docs/follow-up-policies.md); none when absent. */
 export const CreateWorkflowBody = ChatRequestSchema.omit({ workflow_id: true }).extend({
@@ -49,7 +49,7 @@ const PromptAcceptedSchema = z.object({
   job_id: z.string().nullable(),
   delivered: Delivered,
   /** The follow-up policy that decided; null without a database (`not_run`). */
-  policy: FollowUpPolicySchema.nullable(),
+  policy: NullableFollowUpPolicySchema,
   /** The job that `job_id` waits for before it runs: the one it was enqueued behind, or the one it interrupts. */
   after_job_id: z.string().nullable(),
 });

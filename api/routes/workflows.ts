@@ -13,7 +13,7 @@ import { principalOf } from '../plugins/principal';
 import { canSee, creatorScope, orgScope } from '../../jobs/visibility';
 import type { WorkflowDirectory } from '../workflow-directory';
 import { ErrorSchema } from './chat';
-import { FollowUpPolicySchema } from '../../jobs/follow-up-policy';
+import { NullableFollowUpPolicySchema } from '../../jobs/follow-up-policy';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -66,7 +66,7 @@ const TitleSchema = z
 export const WorkflowPatchBody = z
   .strictObject({
     title: TitleSchema.optional(),
-    follow_up_policy: FollowUpPolicySchema.nullable().optional(),
+    follow_up_policy: NullableFollowUpPolicySchema.optional(),
   })
   .refine((body) => body.title !== undefined || body.follow_up_policy !== undefined, {
     message: 'name a field to change: title or follow_up_policy',
@@ -93,7 +93,7 @@ export const WorkflowSchema = z.object({
   /** What all of the workflow's jobs cost so far, in USD. */
   cost_usd: z.number(),
   /** What a prompt does while a job runs (docs/follow-up-policies.md); null: none set (the API amends). */
-  follow_up_policy: FollowUpPolicySchema.nullable(),
+  follow_up_policy: NullableFollowUpPolicySchema,
 });
 
 const WorkflowListSchema = z.object({ workflows: z.array(WorkflowSchema), next_cursor: z.string().nullable() });

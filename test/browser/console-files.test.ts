@@ -4,6 +4,7 @@ import { recordJobFile } from '../../db/files';
 import { seriousViolations } from './axe';
 import { seedWorkflow } from './seed';
 import { startBrowserStack, type BrowserStack, type OpenedPage } from './stack';
+import { eventually } from '../integration/eventually';
 
 /**
  * A job's files in the console, in Debian's Chromium against the real stack: Markdown rendered, HTML previewed in a
@@ -146,9 +147,15 @@ test('an image file is shown as an image, and its raw URL answers the image itse
   const { page, problems } = await openAs(`/jobs/${jobId}?file=img%2Flogo.png`);
   const image = page.getByRole('img', { name: 'Image file img/logo.png' });
   await image.waitFor();
-  await page.waitForFunction(
-    'document.querySelector(".file-image img")?.complete && document.querySelector(".file-image img").naturalWidth === 1',
-  );
+  // Read from here, not with page.waitForFunction: its polling evaluates a string in the page, which the console's CSP
+  // (script-src 'self') refuses whenever the first check is not already true.
+  const img = page.locator('.file-image img');
+  // The image's load state, read through the DevTools protocol (which the page's CSP does not govern).
+  const loaded = (element: unknown) => {
+    const shown = element as { complete: boolean; naturalWidth: number };
+    return shown.complete && shown.naturalWidth === 1;
+  };
+  await eventually(() => img.evaluate(loaded), { what: 'the image to load at its natural width of 1 pixel' });
   const raw = await page.getByRole('link', { name: 'Raw img/logo.png (opens in a new tab)' }).getAttribute('href');
   const answer = await page.request.get(stack.consoleUrl + raw!);
   expect(answer.headers()['content-type']).toBe('image/png');

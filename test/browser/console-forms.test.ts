@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe';
 import { PASSWORD, signInWithForm, startBrowserStack, type BrowserStack, type OpenedPage } from './stack';
+import { eventually } from '../integration/eventually';
 
 /**
  * The console's forms, in Debian's Chromium against the real stack: New run's scenario list and project picker, and
@@ -212,8 +213,9 @@ test('a role change asks first: Cancel keeps the role, Confirm changes it', asyn
   await page.getByRole('status').getByText('promotee@example.test: role set to admin.').waitFor();
   expect(await roleInDb()).toBe('admin');
   // The list is read again after the change, and the row shows the new role.
-  const roleId = await role.getAttribute('id');
-  await page.waitForFunction(`document.getElementById(${JSON.stringify(roleId)}).value === 'admin'`);
+  // Read from here, not with page.waitForFunction: its polling evaluates a string in the page, which the console's CSP
+  // (script-src 'self') refuses whenever the first check is not already true.
+  await eventually(async () => (await role.inputValue()) === 'admin', { what: 'the role select to show admin' });
   expect(problems).toEqual([]);
 });
 

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { z } from 'zod';
 import {
+  approvalPolicyHistory,
   deleteApprovalPolicy,
   getApprovalPolicy,
   listApprovalPolicies,
   setApprovalPolicy,
+  type ApprovalPolicyChangeRow,
   type ApprovalPolicyRow,
 } from '../../db/approval-policies';
 import { projectApprovals, type ApprovalRow } from '../../db/approvals';
 import { checkPolicy } from '../../approvals/policy-schema';
+import { getProject } from '../../db/projects';
 import { approvalFacts, evaluatePolicy, type ApprovalFacts, type ApprovalPolicy } from '../../pure/approval-policy';
 import type { Principal } from '../../jobs/visibility';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../refusals/refusal';
@@ -46,8 +49,21 @@ export const ApprovalPolicyViewSchema = z.object({
   org_id: z.string(),
   project_slug: z.string(),
   policy: z.unknown().describe('the stored policy document'),
+  policy_yaml: z
+    .string()
+    .describe('the policy as YAML: the text the admin sent (comments kept), or the document written out as YAML'),
   updated_by: z.string(),
   updated_at: z.string(),
+});
+
+const PolicyChangeSchema = z.object({
+  change_id: z.string(),
+  /** `set` (the policy below) or `removed` (every approval went to a person again). */
+  change: z.enum(['set', 'removed']),
+  policy: z.unknown().describe('the document set; null when removed'),
+  policy_yaml: z.string().nullable().describe('the same as YAML; null when removed'),
+  changed_by: z.string(),
+  changed_at: z.string(),
 });
 
 const DryRunSchema = z.object({
@@ -85,8 +101,21 @@ function view(row: ApprovalPolicyRow): z.infer<typeof ApprovalPolicyViewSchema> 
     org_id: row.org_id,
     project_slug: row.project_slug,
     policy: row.policy,
+    policy_yaml: row.policy_yaml ?? toYaml(row.policy),
     updated_by: row.updated_by,
     updated_at: row.updated_at.toISOString(),
+  };
+}
+
+function changeView(row: ApprovalPolicyChangeRow): z.infer<typeof PolicyChangeSchema> {
+  const removed = row.policy === null;
+  return {
+    change_id: row.change_id,
+    change: removed ? 'removed' : 'set',
+    policy: row.policy,
+    policy_yaml: removed ? null : (row.policy_yaml ?? toYaml(row.policy)),
+    changed_by: row.changed_by,
+    changed_at: row.changed_at.toISOString(),
   };
 }
 
@@ -176,6 +205,8 @@ export function approvalPolicyRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           orgId: org,
           projectSlug: slug,
           policy,
+          // The text as written, comments and all, when it was sent as YAML.
+          policyYaml: request.body.policy_yaml ?? null,
           updatedBy: principal.user_id,
         });
         if (!row) throw new NotFound(`project ${slug} of org ${org}`);
@@ -187,11 +218,32 @@ export function approvalPolicyRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       '/v1/admin/approval-policies/orgs/:org/projects/:slug',
       { schema: { params: Target, response: { 204: z.null(), 404: ErrorSchema, ...errors } } },
       async (request, reply) => {
-        requireAdmin(principalOf(request));
+        const principal = principalOf(request);
+        requireAdmin(principal);
         const { org, slug } = request.params;
-        if (!(await deleteApprovalPolicy(deps.pool, org, slug)))
+        if (!(await deleteApprovalPolicy(deps.pool, org, slug, principal.user_id)))
           throw new NotFound(`approval policy of project ${slug} of org ${org}`);
         return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/v1/admin/approval-policies/orgs/:org/projects/:slug/history',
+      {
+        schema: {
+          params: Target,
+          querystring: z.strictObject({
+            limit: z.coerce.number().int().min(1).max(200).default(50).describe('how many changes, newest first'),
+          }),
+          response: { 200: z.object({ changes: z.array(PolicyChangeSchema) }), 404: ErrorSchema, ...errors },
+        },
+      },
+      async (request) => {
+        requireAdmin(principalOf(request));
+        const { org, slug } = request.params;
+        if (!(await getProject(deps.pool, slug, org))) throw new NotFound(`project ${slug} of org ${org}`);
+        const rows = await approvalPolicyHistory(deps.pool, org, slug, request.query.limit);
+        return { changes: rows.map(changeView) };
       },
     );
 

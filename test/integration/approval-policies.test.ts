@@ -228,6 +228,42 @@ describe('the policy API', () => {
     expect((await call(path, { method: 'DELETE' })).status).toBe(204);
     expect((await call(path)).status).toBe(404);
   });
+  test("keeps every change of a project's policy: who, when, the document and the YAML as written, newest first", async () => {
+    const slug = await projectWith('History', { rules: [{ id: 'all', decide: 'approve' }] });
+    const path = `/v1/admin/approval-policies/orgs/${org}/projects/${slug}`;
+    const yaml = '# docs only\nrules:\n  - id: docs\n    when: { paths_under: [docs/] }\n    decide: approve\n';
+    const { token: other } = await createToken(infra.db.pool, { userId: `admin-${suffix}`, orgId: org, isAdmin: true });
+    expect((await call(path, { method: 'PUT', json: { policy_yaml: yaml }, token: other })).status).toBe(200);
+    // A refused change is no change.
+    expect((await call(path, { method: 'PUT', json: { policy_yaml: 'rules: [{ id: Bad }]' } })).status).toBe(400);
+    // The current policy reads back as the admin wrote it.
+    expect((await call(path)).body).toMatchObject({ policy_yaml: yaml, updated_by: `admin-${suffix}` });
+    expect((await call(path, { method: 'DELETE' })).status).toBe(204);
+
+    const history = await call(`${path}/history`);
+    expect(history.status).toBe(200);
+    const changes = (history.body as { changes: Array<Record<string, unknown>> }).changes;
+    expect(changes).toMatchObject([
+      { change: 'removed', policy: null, policy_yaml: null, changed_by: 'dev' },
+      {
+        change: 'set',
+        policy: { rules: [{ id: 'docs', when: { paths_under: ['docs'] }, decide: 'approve' }] },
+        policy_yaml: yaml,
+        changed_by: `admin-${suffix}`,
+      },
+      // Sent as JSON: written out as YAML.
+      { change: 'set', policy_yaml: expect.stringContaining('id: all') as unknown, changed_by: 'dev' },
+    ]);
+    const times = changes.map((c) => Date.parse(c.changed_at as string));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+
+    expect((await call(`${path}/history?limit=1`)).body).toMatchObject({ changes: [{ change: 'removed' }] });
+    const { token: member } = await createToken(infra.db.pool, { userId: `m2-${suffix}`, orgId: org, isAdmin: false });
+    expect(await call(`${path}/history`, { token: member })).toMatchObject({ status: 403 });
+    expect(await call(`/v1/admin/approval-policies/orgs/${org}/projects/none-${suffix}/history`)).toMatchObject({
+      status: 404,
+    });
+  });
 });
 
 describe('reminders, escalation and timeout', () => {

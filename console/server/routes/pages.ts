@@ -29,6 +29,7 @@ export const GATED_PAGES = [
   '/knowledge',
   '/models',
   '/admin',
+  '/admin/projects/:org/:slug/policy',
   '/budget',
   '/forbidden',
   '/not-found',

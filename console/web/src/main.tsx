@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { AppShell } from './shell';
 import { AdminPage } from './pages/admin';
+import { ApprovalPolicyPage } from './admin/approval-policy-page';
 import { BudgetPage } from './pages/budget';
 import { CrashPage, ForbiddenPage, NotFoundPage } from './pages/refused';
 import { InboxPage } from './inbox/inbox-page';
@@ -36,6 +37,7 @@ const router = createBrowserRouter([
       { path: '/knowledge', element: <KnowledgePage /> },
       { path: '/models', element: <ModelsPage /> },
       { path: '/admin', element: <AdminPage /> },
+      { path: '/admin/projects/:org/:slug/policy', element: <ApprovalPolicyPage /> },
       { path: '/budget', element: <BudgetPage /> },
       { path: '/forbidden', element: <ForbiddenPage /> },
       { path: '/not-found', element: <NotFoundPage /> },

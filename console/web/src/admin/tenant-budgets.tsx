@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import * as z from 'zod/mini';
 import { call, seg } from '../api';
 import { FieldError, invalidProps } from '../forms/field-error';
@@ -56,7 +57,7 @@ export function TenantBudgetsSection() {
       {budgets.loading && !budgets.data ? <Loading what="budgets" /> : null}
       {budgets.data?.orgs.length === 0 ? <p className="empty">No orgs yet.</p> : null}
       {budgets.data ? (
-        <ScrollTable columns={['Org / project', 'Spent this month', 'Left', 'Monthly budget']}>
+        <ScrollTable columns={['Org / project', 'Spent this month', 'Left', 'Monthly budget', 'Settings']}>
           {budgets.data.orgs.flatMap((org) => [
             <BudgetRow key={`org:${org.org_id}`} target={{ kind: 'org', row: org }} set={set} />,
             ...budgets
@@ -122,6 +123,13 @@ function BudgetRow({ target, set }: { target: Target; set: (target: Target, cent
           </button>
         </form>
         <FieldError id={`${id}-error`} message={inputError} />
+      </td>
+      <td>
+        {target.kind === 'project' ? (
+          <Link to={`/admin/projects/${seg(row.org_id)}/${seg(target.row.project_slug)}/policy`}>
+            Approval policy<span className="visually-hidden"> of {name}</span>
+          </Link>
+        ) : null}
       </td>
     </tr>
   );

@@ -2,10 +2,11 @@ import { log } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { policyForJob } from '../db/approval-policies';
 import { createApproval as storeApproval, decideApproval, markApprovalWait } from '../db/approvals';
+import { escalationRole, type PeopleDirectory, type Person } from '../approvals/escalation-people';
 import { checkPolicy } from '../approvals/policy-schema';
 import { TIMEOUT_DECIDER, type ApprovalFacts, type ApprovalPolicy } from '../pure/approval-policy';
 
-export function approvalActivities(deps: { pool: Pool }) {
+export function approvalActivities(deps: { pool: Pool; people?: PeopleDirectory }) {
   return {
     /**
      * Writes the durable approval record a level waits on; idempotent on `approval_id` (chosen by the workflow). With
@@ -63,13 +64,35 @@ export function approvalActivities(deps: { pool: Pool }) {
 
     /** Records that a pending approval's wait reminded or escalated (docs/reminders.md); idempotent. */
     async markApprovalWait(
-      input: { approvalId: string; kind: 'reminded' } | { approvalId: string; kind: 'escalated'; to: string },
+      input:
+        | { approvalId: string; kind: 'reminded' }
+        | { approvalId: string; kind: 'escalated'; to: string; people?: Person[] | null },
     ): Promise<void> {
       await markApprovalWait(
         deps.pool,
         input.approvalId,
-        input.kind === 'reminded' ? { kind: 'reminded' } : { kind: 'escalated', to: input.to },
+        input.kind === 'reminded'
+          ? { kind: 'reminded' }
+          : { kind: 'escalated', to: input.to, people: input.people ?? null },
       );
+    },
+
+    /**
+     * The people an escalation names (approvals/escalation-people.ts): the enabled users of the target's identity role
+     * (`project_owners`: the admins). null when this worker has no way to the identity service's users, or it did not
+     * answer: the escalation then names its target alone rather than waiting, and it is logged. Never throws.
+     */
+    async escalationPeople(input: { to: string }): Promise<Person[] | null> {
+      if (!deps.people) return null;
+      try {
+        return await deps.people.withRole(escalationRole(input.to));
+      } catch (err) {
+        log.warn('escalation target not resolved to people; the escalation names the target alone', {
+          to: input.to,
+          error: (err as Error).message,
+        });
+        return null;
+      }
     },
 
     /**

@@ -84,6 +84,9 @@ export async function relayJobEvents(
             text: text(payload.text),
             waitedSeconds: typeof payload.waited_seconds === 'number' ? payload.waited_seconds : 0,
             to: text(payload.to) || undefined,
+            people: Array.isArray(payload.people)
+              ? payload.people.map((p: unknown) => text((p as { email?: unknown } | null)?.email)).filter(Boolean)
+              : undefined,
             outcome: text(payload.decision) || text(payload.answer) || undefined,
           }),
         });

@@ -25,6 +25,7 @@ import { workspaceReadActivities } from './workspace-read';
 import { workspaceCommandActivities } from './workspace-commands';
 import type { WebhookSettings } from '../webhooks/config';
 import type { AnswerLinkSettings } from '../answer-links/config';
+import type { PeopleDirectory } from '../approvals/escalation-people';
 
 export interface ActivityDeps {
   pool: Pool;
@@ -50,6 +51,8 @@ export interface ActivityDeps {
   webhooks?: WebhookSettings;
   /** Signs the `answer_url` of events that ask a person; absent → events carry none (docs/answer-links.md). */
   answerLinks?: AnswerLinkSettings;
+  /** Who holds an identity role, for escalations (docs/reminders.md); absent → escalations name their target alone. */
+  people?: PeopleDirectory;
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */

@@ -16,6 +16,7 @@ import { budgetPolicyRoutes } from './routes/budget-policy';
 import { healthRoutes } from './routes/health';
 import { meBudgetRoutes } from './routes/me-budget';
 import { peopleRoutes } from './routes/people';
+import { peopleWithRoleRoutes } from './routes/people-with-role';
 import { oidcRoutes } from './routes/oidc';
 import { passwordRoutes } from './routes/password';
 import { preflightRoutes } from './routes/preflight';
@@ -163,6 +164,7 @@ export async function buildAuthApp(
   }
   if (env.INTERNAL_API_TOKEN) {
     await app.register(named(budgetPolicyRoutes.name, budgetPolicyRoutes(ctx, env.INTERNAL_API_TOKEN)));
+    await app.register(named(peopleWithRoleRoutes.name, peopleWithRoleRoutes(ctx, env.INTERNAL_API_TOKEN)));
   }
   return app;
 }

@@ -1,4 +1,4 @@
-import { approvalMessage, questionMessage } from './messages';
+import { approvalMessage, questionMessage, waitStepMessage } from './messages';
 
 const url = 'https://keel.example.com/answer/abc.def';
 
@@ -20,4 +20,17 @@ test('without a link the messages are as before', () => {
     expect(message.text).not.toContain('Answer link');
     expect(JSON.stringify(message.blocks)).not.toContain('answer link');
   }
+});
+
+test('an escalation names the people its target stands for, and the target alone when none were found', () => {
+  const about = { waitingFor: 'approval', text: 'write src/a.md', waitedSeconds: 600 };
+  expect(
+    waitStepMessage('escalated', { ...about, to: 'project_owners', people: ['ana@example.test', 'zoe@example.test'] })
+      .text,
+  ).toBe(
+    'Escalated to the project owners (ana@example.test, zoe@example.test): the approval "write src/a.md" is still unanswered after 10 min.',
+  );
+  expect(waitStepMessage('escalated', { ...about, to: 'role:release-managers', people: [] }).text).toMatch(
+    /^Escalated to role:release-managers: /,
+  );
 });

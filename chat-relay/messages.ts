@@ -53,7 +53,7 @@ export function finalMessage(summary: string, createdFiles: string[]): ChatMessa
  */
 export function waitStepMessage(
   step: 'reminder_sent' | 'escalated' | 'timed_out',
-  about: { waitingFor: string; text: string; waitedSeconds: number; to?: string; outcome?: string },
+  about: { waitingFor: string; text: string; waitedSeconds: number; to?: string; people?: string[]; outcome?: string },
 ): ChatMessage {
   const what = about.waitingFor === 'approval' ? `the approval "${about.text}"` : `the question "${about.text}"`;
   const minutes = Math.max(1, Math.round(about.waitedSeconds / 60));
@@ -61,9 +61,15 @@ export function waitStepMessage(
     step === 'reminder_sent'
       ? `Reminder: ${what} has waited ${minutes} min for an answer.`
       : step === 'escalated'
-        ? `Escalated to ${about.to ?? 'the project owners'}: ${what} is still unanswered after ${minutes} min.`
+        ? `Escalated to ${escalationTarget(about.to, about.people)}: ${what} is still unanswered after ${minutes} min.`
         : `Timed out: ${what} went unanswered and was settled by the default (${about.outcome ?? 'none'}).`;
   return { text, blocks: [section(escapeText(text))] };
+}
+
+/** `the project owners (ana@…, bo@…)`, `role:release-managers (cy@…)`: the target, and the people it stands for. */
+function escalationTarget(to: string | undefined, people: string[] | undefined): string {
+  const target = to === undefined || to === 'project_owners' ? 'the project owners' : to;
+  return people && people.length > 0 ? `${target} (${people.join(', ')})` : target;
 }
 
 export function errorMessage(message: string): ChatMessage {

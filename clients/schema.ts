@@ -1762,6 +1762,13 @@ export interface paths {
                 reminded_at: string | null;
                 escalated_at: string | null;
                 escalated_to: string | null;
+                escalated_people:
+                  | {
+                      id: string;
+                      email: string;
+                      name: string | null;
+                    }[]
+                  | null;
               }[];
             };
           };
@@ -1875,6 +1882,13 @@ export interface paths {
               reminded_at: string | null;
               escalated_at: string | null;
               escalated_to: string | null;
+              escalated_people:
+                | {
+                    id: string;
+                    email: string;
+                    name: string | null;
+                  }[]
+                | null;
             };
           };
         };
@@ -1997,6 +2011,13 @@ export interface paths {
               reminded_at: string | null;
               escalated_at: string | null;
               escalated_to: string | null;
+              escalated_people:
+                | {
+                    id: string;
+                    email: string;
+                    name: string | null;
+                  }[]
+                | null;
             };
           };
         };
@@ -7533,6 +7554,8 @@ export interface paths {
                 project_slug: string;
                 /** @description the stored policy document */
                 policy: unknown;
+                /** @description the policy as YAML: the text the admin sent (comments kept), or the document written out as YAML */
+                policy_yaml: string;
                 updated_by: string;
                 updated_at: string;
               }[];
@@ -7657,6 +7680,8 @@ export interface paths {
               project_slug: string;
               /** @description the stored policy document */
               policy: unknown;
+              /** @description the policy as YAML: the text the admin sent (comments kept), or the document written out as YAML */
+              policy_yaml: string;
               updated_by: string;
               updated_at: string;
             };
@@ -7788,6 +7813,8 @@ export interface paths {
               project_slug: string;
               /** @description the stored policy document */
               policy: unknown;
+              /** @description the policy as YAML: the text the admin sent (comments kept), or the document written out as YAML */
+              policy_yaml: string;
               updated_by: string;
               updated_at: string;
             };
@@ -8003,6 +8030,151 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/approval-policies/orgs/{org}/projects/{slug}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          /** @description how many changes, newest first */
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          org: string;
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              changes: {
+                change_id: string;
+                /** @enum {string} */
+                change: 'set' | 'removed';
+                /** @description the document set; null when removed */
+                policy: unknown;
+                /** @description the same as YAML; null when removed */
+                policy_yaml: string | null;
+                changed_by: string;
+                changed_at: string;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;

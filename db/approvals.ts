@@ -15,6 +15,13 @@ export interface ApprovalRequestRecord {
   branch: string | null;
 }
 
+/** A person an escalation named (approvals/escalation-people.ts). */
+export interface EscalatedPerson {
+  id: string;
+  email: string;
+  name: string | null;
+}
+
 export interface ApprovalRow {
   approval_id: string;
   job_id: string;
@@ -35,6 +42,8 @@ export interface ApprovalRow {
   reminded_at: Date | null;
   escalated_at: Date | null;
   escalated_to: string | null;
+  /** Who the escalation named (migration 0035): null before it, or when the target could not be resolved. */
+  escalated_people: EscalatedPerson[] | null;
   /** The org of the approval's job (not stored on the approval): who may see and decide it. */
   org_id: string | null;
   /** Who created the approval's job: a member acting through the console sees only their own. */
@@ -182,7 +191,7 @@ const statusOf = (decision: ApprovalDecisionKind): ApprovalStatus => (decision =
 export async function markApprovalWait(
   pool: Pool | PoolClient,
   approvalId: string,
-  milestone: { kind: 'reminded' } | { kind: 'escalated'; to: string },
+  milestone: { kind: 'reminded' } | { kind: 'escalated'; to: string; people?: EscalatedPerson[] | null },
 ): Promise<void> {
   if (milestone.kind === 'reminded') {
     await pool.query('UPDATE approvals SET reminded_at = now() WHERE approval_id = $1 AND reminded_at IS NULL', [
@@ -190,8 +199,9 @@ export async function markApprovalWait(
     ]);
   } else {
     await pool.query(
-      'UPDATE approvals SET escalated_at = now(), escalated_to = $2 WHERE approval_id = $1 AND escalated_at IS NULL',
-      [approvalId, milestone.to],
+      `UPDATE approvals SET escalated_at = now(), escalated_to = $2, escalated_people = $3
+        WHERE approval_id = $1 AND escalated_at IS NULL`,
+      [approvalId, milestone.to, milestone.people ? JSON.stringify(milestone.people) : null],
     );
   }
 }

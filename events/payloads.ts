@@ -271,7 +271,11 @@ export const EVENT_PAYLOADS = {
   }),
   /** A wait for a person reached a step of its project's reminder schedule (docs/reminders.md). */
   reminder_sent: waitStep({}),
-  escalated: waitStep({ to: z.string() }),
+  escalated: waitStep({
+    to: z.string(),
+    /** Who `to` stands for (`project_owners`: the admins), from the identity service's users; absent: not resolved. */
+    people: z.array(z.looseObject({ id: z.string(), email: z.string(), name: z.string().nullable() })).optional(),
+  }),
   timed_out: waitStep({
     /** An approval: what it was decided as. */
     decision: z.enum(['approve', 'reject']).optional(),

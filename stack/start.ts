@@ -1,3 +1,4 @@
+import { sharedDatabasePeople } from '../approvals/escalation-people';
 import fs from 'node:fs';
 import { webhookSettings } from '../webhooks/config';
 import { resolveAnswerLinks } from '../answer-links/config';
@@ -77,6 +78,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       defaultBaseUrl: `http://${stack.API_HOST === '0.0.0.0' ? '127.0.0.1' : stack.API_HOST}:${stack.API_PORT}`,
       generatedSecretFile: path.join(dataDir, 'answer-link-secret'),
     });
+    const identityUsers: { current?: Parameters<typeof sharedDatabasePeople>[0] } = {};
     say('starting the worker…');
     const worker = await startKeelWorker({
       connection: resources.workerConnection,
@@ -96,6 +98,13 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
         liveOutput: config.models.liveOutput,
         webhooks: webhookSettings(stack),
         answerLinks: answerLinks.settings,
+        // The identity service starts after the worker, on this database: escalations read its users once it has.
+        people: {
+          withRole: (role) =>
+            identityUsers.current
+              ? sharedDatabasePeople(identityUsers.current).withRole(role)
+              : Promise.reject(new Error('the identity service has not started')),
+        },
       },
       workflowBundlePath: stack.WORKFLOW_BUNDLE_PATH,
       shutdownGraceTime: stack.WORKER_SHUTDOWN_GRACE,
@@ -117,6 +126,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
       secrets,
     });
     closers.push(() => identity.close());
+    identityUsers.current = { pool: identity.pool, tables: identity.tables };
     const firstAdmin = await ensureFirstAdmin({
       pool: identity.pool,
       tables: identity.tables,

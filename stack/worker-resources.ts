@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { webhookSettings } from '../webhooks/config';
+import { identityServicePeople } from '../approvals/escalation-people';
 import { resolveAnswerLinks } from '../answer-links/config';
 import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { workspaceRoot } from '../config/workspace-root';
@@ -84,6 +85,14 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
         liveOutput: config.models.liveOutput,
         webhooks: webhookSettings(env),
         answerLinks: answerLinks.settings,
+        people: env.IDENTITY_URL
+          ? identityServicePeople({
+              identityUrl: env.IDENTITY_URL,
+              internalToken: async () =>
+                env.IDENTITY_INTERNAL_TOKEN ??
+                secrets.get(env.IDENTITY_INTERNAL_TOKEN_SECRET_ID ?? 'IDENTITY_INTERNAL_TOKEN'),
+            })
+          : undefined,
       },
     };
   });

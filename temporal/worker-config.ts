@@ -22,6 +22,17 @@ export const workerEnv = z.object({
   ...blobStoreEnv.shape,
   ...blobGcEnv.shape,
   DATA_DIR: z.string().min(1).default('.data'),
+  /**
+   * The identity service, for escalations to name the people behind `project_owners` and `role:<name>`
+   * (docs/reminders.md); its internal token is IDENTITY_INTERNAL_TOKEN, the variable or else the secrets store's
+   * (another id through IDENTITY_INTERNAL_TOKEN_SECRET_ID), read at each escalation. Unset: escalations name the target.
+   */
+  IDENTITY_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  IDENTITY_INTERNAL_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32).regex(/^\S+$/, 'no whitespace').optional(),
+  ),
+  IDENTITY_INTERNAL_TOKEN_SECRET_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** Job workspaces; shared storage when API and workers run on different machines. */
   WORKSPACE_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** The prebuilt workflow bundle; default dist/workflow-bundle.js under the project root (`npm run build`). */

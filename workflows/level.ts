@@ -49,6 +49,7 @@ import {
   PROVIDER_FALLBACK_PATCH,
   RAISE_BEFORE_ANNOUNCE_PATCH,
   WAIT_REMINDERS_PATCH,
+  ESCALATION_PEOPLE_PATCH,
   WORKSPACE_SNAPSHOT_PATCH,
 } from './patches';
 import {
@@ -81,6 +82,7 @@ const {
   approvalPolicyFor,
   markApprovalWait,
   timeOutApproval,
+  escalationPeople,
 } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: LEVEL_ACTIVITY_RETRY,
@@ -843,9 +845,16 @@ async function untilAnswered(
       if (interrupt.approval_id) await markApprovalWait({ approvalId: interrupt.approval_id, kind: 'reminded' });
       await emit(role, 'reminder_sent', { ...about, waited_seconds });
     } else if (step.kind === 'escalate') {
+      // Who the target stands for, as the identity service lists them now (null: not resolved, the target alone).
+      const people = patched(ESCALATION_PEOPLE_PATCH) ? await escalationPeople({ to: step.to }) : undefined;
       if (interrupt.approval_id)
-        await markApprovalWait({ approvalId: interrupt.approval_id, kind: 'escalated', to: step.to });
-      await emit(role, 'escalated', { ...about, waited_seconds, to: step.to });
+        await markApprovalWait({
+          approvalId: interrupt.approval_id,
+          kind: 'escalated',
+          to: step.to,
+          ...(people !== undefined ? { people } : {}),
+        });
+      await emit(role, 'escalated', { ...about, waited_seconds, to: step.to, ...(people ? { people } : {}) });
     } else {
       const given = await reminders.timeOut(step);
       // undefined: a person's answer reached the record first; the wait ended by them, not by the timer.

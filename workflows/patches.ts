@@ -72,3 +72,10 @@ export const WAIT_REMINDERS_PATCH = 'wait-reminders';
  * stop by an interrupt stops at its next level boundary.
  */
 export const FOLLOW_UP_POLICIES_PATCH = 'follow-up-policies';
+
+/**
+ * 2026-11-28: an escalation names the people behind its target (`project_owners`: the admins; `role:<name>`: that
+ * role's users), read by an activity from the identity service's users, on the event and the approval row
+ * (docs/reminders.md). Escalations recorded before it name the target alone.
+ */
+export const ESCALATION_PEOPLE_PATCH = 'escalation-people';

@@ -1,3 +1,4 @@
+import { PersonSchema } from '../../approvals/escalation-people';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { APPROVAL_STATUSES, listApprovals, type ApprovalRow } from '../../db/approvals';
@@ -58,6 +59,8 @@ export const ApprovalSchema = z.object({
   reminded_at: z.string().nullable(),
   escalated_at: z.string().nullable(),
   escalated_to: z.string().nullable(),
+  /** Who the escalation named: the people behind `escalated_to`; null when not escalated or not resolved. */
+  escalated_people: z.array(PersonSchema).nullable(),
 });
 
 /** The API's view of a row: the waiting workflow and the org stay internal. */
@@ -79,6 +82,7 @@ function approvalView(row: ApprovalRow): z.infer<typeof ApprovalSchema> {
     reminded_at: row.reminded_at ? row.reminded_at.toISOString() : null,
     escalated_at: row.escalated_at ? row.escalated_at.toISOString() : null,
     escalated_to: row.escalated_to,
+    escalated_people: row.escalated_people ?? null,
   };
 }
 

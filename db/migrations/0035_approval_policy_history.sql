@@ -1,4 +1,4 @@
--- Approval policy history (docs/approval-policies.md, "History").
+-- Approval policy history (docs/approval-policies.md, "History"), and who an escalation named.
 --
 -- Every change of a project's approval policy, kept: who set or removed it, when, and the document (null: removed).
 -- The YAML text an admin sent is kept beside the document, comments and order as they wrote them, so the console shows
@@ -17,3 +17,7 @@ CREATE TABLE approval_policy_history (
     REFERENCES projects (org_id, slug) ON DELETE CASCADE
 );
 CREATE INDEX approval_policy_history_project ON approval_policy_history (org_id, project_slug, change_id DESC);
+
+-- Who an escalation named (docs/reminders.md): the people behind escalated_to (`project_owners`: the admins; `role:x`:
+-- the users of identity role x), as the identity service listed them then. Null before this, or when unresolved.
+ALTER TABLE approvals ADD COLUMN escalated_people jsonb;

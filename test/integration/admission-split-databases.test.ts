@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import Redis from 'ioredis';
 import { buildApp } from '../../api/app';
+import { identityServicePeople } from '../../approvals/escalation-people';
 import { buildAuthApp } from '../../auth/app';
 import { authEnv } from '../../auth/config';
 import { createCredentialUser } from '../../auth/credential-users';
@@ -235,6 +236,26 @@ async function outboxRow(who: string) {
 }
 
 /** Polls `check` until it holds (the delivery runs after the admin's answer); fails after 20 s. */
+test('escalations read who holds a role from the identity service: enabled users only, by the shared secret', async () => {
+  const people = identityServicePeople({ identityUrl, internalToken: INTERNAL_TOKEN });
+  expect(await people.withRole('admin')).toEqual([{ id: users.boss, email: 'boss@example.test', name: null }]);
+  // The disabled user is not among the members a role:user escalation names.
+  const members = (await people.withRole('user')).map((p) => p.email);
+  expect(members).toContain('member@example.test');
+  expect(members).not.toContain('gone@example.test');
+  expect(await people.withRole('release-managers')).toEqual([]);
+
+  const path = `${identityUrl}/internal/people-with-role?role=admin`;
+  expect((await fetch(path)).status).toBe(401);
+  const bad = await fetch(`${identityUrl}/internal/people-with-role?role=${encodeURIComponent('a b')}`, {
+    headers: { authorization: `Bearer ${INTERNAL_TOKEN}` },
+  });
+  expect(bad.status).toBe(400);
+  await expect(
+    identityServicePeople({ identityUrl, internalToken: 'not-the-secret' }).withRole('admin'),
+  ).rejects.toThrow(/answered 401/);
+});
+
 test("the ingest API's revoke-tokens endpoint wants the shared internal token", async () => {
   const url = `${apiUrl}/internal/users/${users.member}/revoke-tokens`;
   expect((await fetch(url, { method: 'POST' })).status).toBe(401);

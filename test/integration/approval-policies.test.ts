@@ -1,4 +1,8 @@
+import { sharedDatabasePeople } from '../../approvals/escalation-people';
+import { migrateIdentity } from '../../auth/migrate';
 import { streamJobEvents } from '../../cli/event-stream';
+import { identityTables } from '../../db/qualified-tables';
+import { insertUser } from '../../db/users';
 import { createToken } from '../../db/tokens';
 import type { EventEnvelope } from '../../events/envelope';
 import { uniqueSuffix } from './env';
@@ -16,14 +20,20 @@ let keel: KeelUnderTest;
 const suffix = uniqueSuffix();
 const org = 'org-test';
 
+const identitySchema = `id_${suffix}`;
+const identity = identityTables(identitySchema);
+
 beforeAll(async () => {
   infra = await startInfrastructure();
-  keel = await startKeel(infra);
+  // The identity service's users in this database (the all-in-one stack's shape): who an escalation names.
+  await migrateIdentity(infra.db.pool, identitySchema);
+  keel = await startKeel({ ...infra, people: sharedDatabasePeople({ pool: infra.db.pool, tables: identity }) });
   await keel.startWorker();
 });
 
 afterAll(async () => {
   await keel?.close();
+  await infra?.db.pool.query(`DROP SCHEMA IF EXISTS "${identitySchema}" CASCADE`);
   await infra?.close();
 });
 
@@ -302,6 +312,8 @@ describe('reminders, escalation and timeout', () => {
       status: 'rejected',
       decided_by: 'timeout',
       escalated_to: 'role:release-managers',
+      // Nobody holds that identity role here: the escalation names the role alone.
+      escalated_people: [],
     });
     expect(approval.body).toMatchObject({
       reminded_at: expect.any(String) as string,
@@ -309,6 +321,41 @@ describe('reminders, escalation and timeout', () => {
     });
     // The demo model withdraws the task on a rejection; the job still ends.
     expect(events.at(-1)?.kind).toBe('final');
+  }, 120_000);
+
+  test("an escalation to the project's owners names them: the admins, on the event, the approval and in words", async () => {
+    const user = (email: string, role: 'admin' | 'user', banned = false) =>
+      insertUser(infra.db.pool, identity, { email, role, banned, banReason: null, budgetCents: null });
+    await user(`zoe-${suffix}@example.test`, 'admin');
+    await user(`ana-${suffix}@example.test`, 'admin');
+    await user(`gone-${suffix}@example.test`, 'admin', true);
+    await user(`member-${suffix}@example.test`, 'user');
+    const project = await projectWith('Owned project', {
+      reminders: {
+        escalate_after_seconds: 1,
+        escalate_to: 'project_owners',
+        timeout_after_seconds: 2,
+        timeout_decision: 'reject',
+      },
+    });
+    const jobId = await submit('Write src/owned.md that greets the reader #approve', project);
+    const events = await follow(jobId);
+    expect(waitStory(events)).toEqual([
+      'approval_requested',
+      'escalated to project_owners',
+      'timed_out reject',
+      'approval_decided reject by timeout',
+      'tool_result rejected',
+    ]);
+    const escalated = events.find((e) => e.kind === 'escalated')!;
+    const owners = [`ana-${suffix}@example.test`, `zoe-${suffix}@example.test`];
+    // The enabled admins, by email; not the disabled admin, not a member.
+    expect((escalated.payload.people as Array<{ email: string }>).map((p) => p.email)).toEqual(owners);
+    const approval = await call(`/v1/approvals/${String(escalated.payload.approval_id)}`);
+    expect(approval.body).toMatchObject({ escalated_to: 'project_owners' });
+    expect(
+      (approval.body as { escalated_people: Array<{ email: string }> }).escalated_people.map((p) => p.email),
+    ).toEqual(owners);
   }, 120_000);
 
   test('an answer before the timeout ends the wait: no later step, and the person decided', async () => {

@@ -1,3 +1,4 @@
+import type { PeopleDirectory } from '../../approvals/escalation-people';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -152,6 +153,8 @@ export interface KeelOptions {
   webhooks?: WebhookSettings;
   /** Answer links (docs/answer-links.md) signed with this secret, served at this stack's own address; absent: off. */
   answerLinks?: { secret: string; ttlSeconds?: number };
+  /** Who holds an identity role, for the workers' escalations (docs/reminders.md); absent: targets are not resolved. */
+  people?: PeopleDirectory;
 }
 
 /**
@@ -269,6 +272,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
           liveOutput: workerOptions.liveOutput,
           webhooks: options.webhooks,
           answerLinks: deps.answerLinks,
+          people: options.people,
         },
         workflowCode: await testWorkflowBundle(),
         shutdownGraceTime: workerOptions.shutdownGraceTime ?? '1 second',

@@ -155,8 +155,8 @@ function PolicyEditor({ org, slug }: { org: string; slug: string }) {
             {...invalidProps(issuesId, issues.length > 0 ? 'invalid' : null, 'policy-yaml-hint')}
           />
           {issues.length > 0 ? (
-            <div id={issuesId} className="field-error" role="alert">
-              <p>The policy was refused:</p>
+            <div id={issuesId} className="policy-issues" role="alert">
+              <p className="field-error">The policy was refused:</p>
               <ul>
                 {issues.map((issue) => (
                   <li key={issue}>{issue}</li>

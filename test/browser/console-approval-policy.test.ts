@@ -108,12 +108,11 @@ test('an admin edits a project policy: a mistake is refused under the editor, th
   await page.getByRole('button', { name: 'Save policy' }).click();
   await page.getByRole('status').getByText('Policy of docs-site saved.').waitFor();
   expect(await page.getByRole('alert').count()).toBe(0);
-  await page
-    .getByTestId('policy-current')
-    .getByText(/Current policy set by /)
-    .waitFor();
+  await page.getByTestId('policy-current').getByText(`Current policy set by ${ADMIN}`).waitFor();
   const history = page.getByRole('region', { name: 'History' });
   await history.getByRole('cell', { name: 'set', exact: true }).waitFor();
+  // Named as the console names people: by name, else email.
+  await history.getByRole('cell', { name: ADMIN, exact: true }).waitFor();
 
   // The dry run: per approval, what the policy would decide and the rule that decided.
   await page.getByLabel('Last approvals').fill('10');

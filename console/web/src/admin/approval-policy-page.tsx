@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import * as z from 'zod/mini';
 import { ApiError, call, seg } from '../api';
 import { invalidProps } from '../forms/field-error';
+import { personLabel, usePeople } from '../people';
 import { ErrorNote, LoadProblem, Loading } from '../problem';
 import { AdminsOnlyPage } from '../pages/refused';
 import { ScrollTable } from '../scroll-table';
@@ -41,6 +42,12 @@ function PolicyEditor({ org, slug }: { org: string; slug: string }) {
   const [dryRun, setDryRun] = useState<DryRun | null>(null);
   const save = useAction();
   const tryIt = useAction();
+  // Who set the policy and each version, and who decided the dry run's approvals, named as the console names people.
+  const people = usePeople([
+    current.data?.updated_by,
+    ...(history.data?.changes.map((c) => c.changed_by) ?? []),
+    ...(dryRun?.approvals.map((a) => a.decided_by).filter((by) => by !== null && !NOT_PEOPLE.test(by)) ?? []),
+  ]);
 
   // A 404 is "no policy yet", not a missing page: the editor starts from the starter text.
   const none = current.error instanceof ApiError && current.error.status === 404;
@@ -125,7 +132,7 @@ function PolicyEditor({ org, slug }: { org: string; slug: string }) {
       </p>
       {current.data ? (
         <p data-testid="policy-current">
-          Current policy set by {current.data.updated_by}, <Time iso={current.data.updated_at} />.
+          Current policy set by {personLabel(current.data.updated_by, people)}, <Time iso={current.data.updated_at} />.
         </p>
       ) : none ? (
         <p data-testid="policy-current">No policy: every approval of this project goes to a person.</p>
@@ -187,7 +194,7 @@ function PolicyEditor({ org, slug }: { org: string; slug: string }) {
           </div>
         </form>
       ) : null}
-      {dryRun ? <DryRunResult result={dryRun} /> : null}
+      {dryRun ? <DryRunResult result={dryRun} people={people} /> : null}
       <section aria-labelledby="policy-history-title">
         <h2 id="policy-history-title">History</h2>
         {history.error ? <ErrorNote error={history.error} /> : null}
@@ -199,7 +206,7 @@ function PolicyEditor({ org, slug }: { org: string; slug: string }) {
                 <td>
                   <Time iso={c.changed_at} />
                 </td>
-                <td>{c.changed_by}</td>
+                <td>{personLabel(c.changed_by, people)}</td>
                 <td>{c.change === 'set' ? 'set' : 'removed'}</td>
                 <td>
                   {c.policy_yaml === null ? (
@@ -231,7 +238,16 @@ function PolicyEditor({ org, slug }: { org: string; slug: string }) {
   );
 }
 
-function DryRunResult({ result }: { result: DryRun }) {
+type People = ReturnType<typeof usePeople>;
+
+/** Deciders that are not people: a policy's rule and a wait's timeout. */
+const NOT_PEOPLE = /^(policy:|timeout$)/;
+
+function deciderLabel(by: string, people: People): string {
+  return NOT_PEOPLE.test(by) ? by : personLabel(by, people);
+}
+
+function DryRunResult({ result, people }: { result: DryRun; people: People }) {
   return (
     <section aria-labelledby="dry-run-title" data-testid="dry-run">
       <h2 id="dry-run-title">Dry run</h2>
@@ -243,7 +259,7 @@ function DryRunResult({ result }: { result: DryRun }) {
       {result.approvals.length > 0 ? (
         <ScrollTable columns={['Requested', 'Action', 'Decided then', 'This policy would', 'Rule']}>
           {result.approvals.map((a) => (
-            <DryRunRow key={a.approval_id} approval={a} />
+            <DryRunRow key={a.approval_id} approval={a} people={people} />
           ))}
         </ScrollTable>
       ) : null}
@@ -251,7 +267,7 @@ function DryRunResult({ result }: { result: DryRun }) {
   );
 }
 
-function DryRunRow({ approval: a }: { approval: DryRunApproval }) {
+function DryRunRow({ approval: a, people }: { approval: DryRunApproval; people: People }) {
   return (
     <tr data-approval={a.approval_id}>
       <td>
@@ -262,7 +278,7 @@ function DryRunRow({ approval: a }: { approval: DryRunApproval }) {
       </th>
       <td>
         {a.status}
-        {a.decided_by ? <span className="hint"> by {a.decided_by}</span> : null}
+        {a.decided_by ? <span className="hint"> by {deciderLabel(a.decided_by, people)}</span> : null}
       </td>
       <td>
         {a.would ? (

@@ -1,13 +1,20 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import type { Pool } from 'pg';
-import { finishDelivery, getJobWebhook, insertDeliveryAttempt, type DeliveryAttempt } from '../db/webhooks';
+import { getSubscriptionSecrets, subscriptionsOfJob } from '../db/webhook-subscriptions';
+import {
+  deliveryTarget,
+  finishDelivery,
+  getJobWebhook,
+  insertDeliveryAttempt,
+  type DeliveryAttempt,
+} from '../db/webhooks';
 import type { EventEnvelope } from '../events/envelope';
 import { WEBHOOK_ADDRESS_REFUSED, webhookDeliveryId, type WebhookDeliveryInput } from '../pure/webhook-delivery';
 import { startDelivery } from '../webhooks/start-delivery';
 import { guardedLookup, isAllowedHost, WebhookAddressRefused } from '../webhooks/address-guard';
 import { webhookSettings, type WebhookSettings } from '../webhooks/config';
 import { postOnce } from '../webhooks/post';
-import { signatureHeader } from '../webhooks/signature';
+import { signatureHeader, signingSecrets } from '../webhooks/signature';
 import { isWebhookEvent } from '../webhooks/subscription';
 
 export interface WebhookDeps {
@@ -21,20 +28,53 @@ function settingsOf(deps: WebhookDeps): WebhookSettings {
 }
 
 /**
- * Starts the delivery of a just-stored event when its job has a webhook subscribed to its kind. Called by the append
- * activity on every append of the event, a retried one too: the delivery's row and workflow id are the event's, so a
- * repeat records and starts nothing new (the workflow id is never reused, even after the first delivery closed).
+ * Starts the deliveries of a just-stored event: to the job's own webhook and to each subscription of the job's project
+ * subscribed to its kind. Called by the append activity on every append of the event, a retried one too: a delivery's
+ * row and workflow id are the (event, endpoint)'s, so a repeat records and starts nothing new (the workflow id is never
+ * reused, even after the first delivery closed).
  */
 export async function startWebhookDelivery(deps: WebhookDeps, envelope: EventEnvelope): Promise<void> {
   if (!isWebhookEvent(envelope.kind)) return;
-  const webhook = await getJobWebhook(deps.pool, envelope.job_id);
-  if (!webhook || !webhook.events.includes(envelope.kind)) return;
-  const deliveryId = webhookDeliveryId(envelope.job_id, envelope.sequence);
+  const [webhook, subscriptions] = await Promise.all([
+    getJobWebhook(deps.pool, envelope.job_id),
+    subscriptionsOfJob(deps.pool, envelope.job_id),
+  ]);
+  const targets = [
+    ...(webhook ? [{ subscription_id: null, url: webhook.url, events: webhook.events }] : []),
+    ...subscriptions,
+  ].filter((target) => target.events.includes(envelope.kind));
+  if (targets.length === 0) return;
   const context = Context.current();
-  await startDelivery(
-    { pool: deps.pool, client: context.client, taskQueue: context.info.taskQueue, settings: settingsOf(deps) },
-    { deliveryId, jobId: envelope.job_id, sequence: envelope.sequence, eventKind: envelope.kind, url: webhook.url },
-  );
+  for (const target of targets) {
+    await startDelivery(
+      { pool: deps.pool, client: context.client, taskQueue: context.info.taskQueue, settings: settingsOf(deps) },
+      {
+        deliveryId: webhookDeliveryId(envelope.job_id, envelope.sequence, target.subscription_id),
+        jobId: envelope.job_id,
+        sequence: envelope.sequence,
+        eventKind: envelope.kind,
+        url: target.url,
+        subscriptionId: target.subscription_id,
+      },
+    );
+  }
+}
+
+/**
+ * Where a delivery goes now and the secrets that sign it: the job's own webhook, or the project subscription the
+ * delivery was recorded for (its current URL; its previous secret too while a rotation's overlap lasts).
+ */
+async function endpointOf(
+  pool: Pool,
+  input: WebhookDeliveryInput,
+): Promise<{ url: string; secrets: string[] } | undefined> {
+  const target = await deliveryTarget(pool, input.deliveryId);
+  if (target?.subscriptionId) {
+    const sub = await getSubscriptionSecrets(pool, target.subscriptionId);
+    return sub ? { url: sub.url, secrets: signingSecrets(sub, new Date()) } : undefined;
+  }
+  const webhook = await getJobWebhook(pool, input.jobId);
+  return webhook ? { url: webhook.url, secrets: [webhook.secret] } : undefined;
 }
 
 /** The stored event a delivery carries, exactly as the job's stream serves it. */
@@ -57,21 +97,22 @@ export function webhookActivities(deps: WebhookDeps) {
     async postWebhookEvent(input: WebhookDeliveryInput): Promise<{ statusCode: number }> {
       const settings = settingsOf(deps);
       const attempt = Context.current().info.attempt;
-      const [webhook, envelope] = await Promise.all([
-        getJobWebhook(deps.pool, input.jobId),
+      const [endpoint, envelope] = await Promise.all([
+        endpointOf(deps.pool, input),
         storedEnvelope(deps.pool, input.jobId, input.sequence),
       ]);
-      if (!webhook || !envelope) {
+      if (!endpoint || !envelope) {
+        // A subscription deleted since: its pending deliveries end `failed`, without retries.
         throw ApplicationFailure.create({
           type: 'WebhookDeliveryGone',
-          message: `job ${input.jobId} has no webhook or no event ${input.sequence}`,
+          message: `delivery ${input.deliveryId}: no webhook or subscription to deliver to, or no event ${input.sequence}`,
           nonRetryable: true,
         });
       }
-      const url = new URL(webhook.url);
+      const url = new URL(endpoint.url);
       const body = JSON.stringify(envelope);
       const headers = {
-        'keel-signature': signatureHeader(webhook.secret, body, Math.floor(Date.now() / 1000)),
+        'keel-signature': signatureHeader(endpoint.secrets, body, Math.floor(Date.now() / 1000)),
         'keel-delivery-id': input.deliveryId,
         'keel-event': envelope.kind,
         'user-agent': 'Keel-Webhooks/1',

@@ -18,6 +18,7 @@ import { jobStreamRoutes } from './routes/job-stream';
 import { jobRoutes } from './routes/jobs';
 import { jobForkRoutes } from './routes/job-fork';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries';
+import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions';
 import { jobStepRoutes } from './routes/job-steps';
 import { kbRoutes } from './routes/kb';
 import { modelRoutes } from './routes/models';
@@ -76,7 +77,8 @@ export async function buildApp(
       modelRoutes,
     ],
     ...[workflowRoutes, workflowGraphRoutes, kbRoutes, atlasRoutes, designRoutes, humanTaskRoutes, tokenRoutes],
-    ...[scenarioRoutes, questionRoutes, spendRoutes, tenantBudgetRoutes, approvalPolicyRoutes, webhookDeliveryRoutes],
+    ...[scenarioRoutes, questionRoutes, spendRoutes, tenantBudgetRoutes, approvalPolicyRoutes],
+    ...[webhookDeliveryRoutes, webhookSubscriptionRoutes],
     // The answer-by-link page (docs/answer-links.md): HTML, authorised by the signed token in its URL.
     answerLinkRoutes,
     ...[internalUserRoutes, internalLedgerRoutes],

@@ -32,13 +32,36 @@ export async function getJobWebhook(db: Queryable, jobId: string): Promise<Webho
 /** Records a delivery once: a second call for the same id (a retried append) changes nothing. */
 export async function insertDelivery(
   db: Queryable,
-  row: { deliveryId: string; jobId: string; sequence: number; eventKind: string; url: string },
+  row: {
+    deliveryId: string;
+    jobId: string;
+    sequence: number;
+    eventKind: string;
+    url: string;
+    /** The project subscription delivered to; absent or null: the job's own webhook. */
+    subscriptionId?: string | null;
+  },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO webhook_deliveries (delivery_id, job_id, sequence, event_kind, url)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (delivery_id) DO NOTHING`,
-    [row.deliveryId, row.jobId, row.sequence, row.eventKind, row.url],
+    `INSERT INTO webhook_deliveries (delivery_id, job_id, sequence, event_kind, url, subscription_id)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (delivery_id) DO NOTHING`,
+    [row.deliveryId, row.jobId, row.sequence, row.eventKind, row.url, row.subscriptionId ?? null],
   );
+}
+
+/**
+ * Where a delivery goes: `{ subscriptionId: null }` for the job's own webhook, or the project subscription's id;
+ * undefined when no such delivery is recorded.
+ */
+export async function deliveryTarget(
+  db: Queryable,
+  deliveryId: string,
+): Promise<{ subscriptionId: string | null } | undefined> {
+  const { rows } = await db.query<{ subscription_id: string | null }>(
+    'SELECT subscription_id FROM webhook_deliveries WHERE delivery_id = $1',
+    [deliveryId],
+  );
+  return rows[0] ? { subscriptionId: rows[0].subscription_id } : undefined;
 }
 
 export interface DeliveryAttempt {
@@ -71,6 +94,8 @@ export interface DeliveryRow {
   sequence: number;
   event_kind: string;
   url: string;
+  /** null: the job's own webhook. */
+  subscription_id: string | null;
   status: 'pending' | 'delivered' | 'failed';
   created_at: Date;
   finished_at: Date | null;
@@ -87,7 +112,7 @@ export interface DeliveryRow {
 /** A job's deliveries in event order, each with its attempts in order. */
 export async function listDeliveries(db: Queryable, jobId: string): Promise<DeliveryRow[]> {
   const { rows } = await db.query<DeliveryRow>(
-    `SELECT d.delivery_id, d.sequence, d.event_kind, d.url, d.status, d.created_at, d.finished_at,
+    `SELECT d.delivery_id, d.sequence, d.event_kind, d.url, d.subscription_id, d.status, d.created_at, d.finished_at,
             COALESCE(
               (SELECT json_agg(json_build_object(
                         'attempt', a.attempt, 'attempted_at', a.attempted_at, 'status_code', a.status_code,

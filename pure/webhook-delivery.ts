@@ -16,9 +16,10 @@ export interface WebhookDeliveryInput {
 }
 
 /**
- * The delivery's id, also its Temporal workflow id: one per (job, event), so a retried append (or one whose worker was
- * killed after storing the event) starts nothing new — Temporal refuses a second workflow with the id.
+ * The delivery's id, also its Temporal workflow id: one per (job, event, endpoint), so a retried append (or one whose
+ * worker was killed after storing the event) starts nothing new — Temporal refuses a second workflow with the id. The
+ * job's own webhook keeps the id it always had; a project subscription's delivery carries the subscription's id.
  */
-export function webhookDeliveryId(jobId: string, sequence: number): string {
-  return `webhook-${jobId}-${sequence}`;
+export function webhookDeliveryId(jobId: string, sequence: number, subscriptionId?: string | null): string {
+  return subscriptionId ? `webhook-${jobId}-${sequence}-${subscriptionId}` : `webhook-${jobId}-${sequence}`;
 }

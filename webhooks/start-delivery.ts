@@ -10,6 +10,8 @@ export interface DeliveryStart {
   sequence: number;
   eventKind: string;
   url: string;
+  /** The project subscription delivered to; absent or null: the job's own webhook. */
+  subscriptionId?: string | null;
 }
 
 /**
@@ -38,7 +40,9 @@ export async function startDelivery(
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      staticSummary: `Webhook delivery of ${start.eventKind} (event ${start.sequence}) of ${start.jobId}`,
+      staticSummary: `Webhook delivery of ${start.eventKind} (event ${start.sequence}) of ${start.jobId}${
+        start.subscriptionId ? ` to subscription ${start.subscriptionId}` : ''
+      }`,
     });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return;

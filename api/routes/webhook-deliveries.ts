@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { getSubscriptionSecrets } from '../../db/webhook-subscriptions';
 import { getJobWebhook, listDeliveries } from '../../db/webhooks';
 import { visibleJob } from '../../jobs/visibility';
 import { webhookDeliveryId } from '../../pure/webhook-delivery';
@@ -18,6 +19,10 @@ export const WebhookDeliverySchema = z.object({
   sequence: z.number().int().describe('the delivered event, by its sequence in the job'),
   event_kind: z.string(),
   url: z.string(),
+  subscription_id: z
+    .string()
+    .nullable()
+    .describe("the project's webhook subscription delivered to; null: the submission's own webhook"),
   status: z.enum(['pending', 'delivered', 'failed']),
   created_at: z.string(),
   finished_at: z.string().nullable(),
@@ -57,6 +62,7 @@ export function webhookDeliveryRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             sequence: row.sequence,
             event_kind: row.event_kind,
             url: row.url,
+            subscription_id: row.subscription_id,
             status: row.status,
             created_at: iso(row.created_at)!,
             finished_at: iso(row.finished_at),
@@ -81,11 +87,19 @@ export function webhookDeliveryRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
         const rows = await listDeliveries(deps.pool, job.job_id);
         const original = rows.find((row) => row.delivery_id === request.params.delivery_id);
-        const webhook = await getJobWebhook(deps.pool, job.job_id);
-        if (!original || !webhook) throw new NotFound(`webhook delivery ${request.params.delivery_id}`);
-        // A redelivery is a new delivery of the same event: numbered after the event's earlier ones, to its current URL.
-        const earlier = rows.filter((row) => row.sequence === original.sequence).length;
-        const deliveryId = `${webhookDeliveryId(job.job_id, original.sequence)}-r${earlier}`;
+        if (!original) throw new NotFound(`webhook delivery ${request.params.delivery_id}`);
+        // To the endpoint the original went to, at its current URL: the job's own webhook or the project subscription
+        // (gone when it was deleted since).
+        const subscriptionId = original.subscription_id;
+        const endpoint = subscriptionId
+          ? await getSubscriptionSecrets(deps.pool, subscriptionId)
+          : await getJobWebhook(deps.pool, job.job_id);
+        if (!endpoint) throw new NotFound(`webhook delivery ${request.params.delivery_id}`);
+        // A redelivery is a new delivery of the same event: numbered after the event's earlier ones to that endpoint.
+        const earlier = rows.filter(
+          (row) => row.sequence === original.sequence && row.subscription_id === subscriptionId,
+        ).length;
+        const deliveryId = `${webhookDeliveryId(job.job_id, original.sequence, subscriptionId)}-r${earlier}`;
         await startDelivery(
           {
             pool: deps.pool,
@@ -98,7 +112,8 @@ export function webhookDeliveryRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             jobId: job.job_id,
             sequence: original.sequence,
             eventKind: original.event_kind,
-            url: webhook.url,
+            url: endpoint.url,
+            subscriptionId,
           },
         );
         return reply.code(202).send({ delivery_id: deliveryId });

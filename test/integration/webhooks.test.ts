@@ -1,55 +1,12 @@
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { streamJobEvents } from '../../cli/event-stream';
 import { createToken } from '../../db/tokens';
 import type { EventEnvelope } from '../../events/envelope';
 import { eventually } from './eventually';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { documentedVerifier, startReceiver } from './webhook-receiver';
 
-type Verify = (body: string, header: string, secrets: string[], toleranceSeconds?: number) => boolean;
-
-/**
- * The verification snippet of docs/webhooks.md, taken from the page itself (the `js` block that defines
- * verifyKeelSignature), so the snippet a reader copies is the one these deliveries are checked with.
- */
-function documentedVerifier(): Verify {
-  const page = fs.readFileSync(path.join(__dirname, '../../docs/webhooks.md'), 'utf8');
-  const snippet = [...page.matchAll(/```js\n([\s\S]*?)```/g)]
-    .map((match) => match[1]!)
-    .find((code) => code.includes('function verifyKeelSignature'));
-  if (!snippet) throw new Error('docs/webhooks.md has no verifyKeelSignature snippet');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the documented snippet is the code under test
-  const load = new Function('require', `${snippet}\nreturn verifyKeelSignature;`) as (load: NodeJS.Require) => Verify;
-  return load(require);
-}
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver on loopback that answers 500 to its first `failures` requests and 200 after. */
-async function startReceiver(failures: number) {
-  const received: Received[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(received.length <= failures ? 500 : 200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+/** A receiver that answers 500 to its first `failures` requests and 200 after. */
+const failingFirst = (failures: number) => startReceiver((index) => (index < failures ? 500 : 200));
 
 let infra: Infrastructure;
 let keel: KeelUnderTest;
@@ -107,7 +64,7 @@ async function deliveries(jobId: string, token = keel.token): Promise<{ status: 
 }
 
 test('a receiver that fails twice then succeeds: three attempts logged, one success, the same delivery id, signatures the documented snippet verifies', async () => {
-  const receiver = await startReceiver(2);
+  const receiver = await failingFirst(2);
   try {
     const response = await submit({ prompt: 'Write hello.md that greets the reader', webhook: { url: receiver.url } });
     expect(response.status).toBe(202);
@@ -167,7 +124,7 @@ test('a receiver that fails twice then succeeds: three attempts logged, one succ
 });
 
 test('endpoints on loopback or private ranges are refused unless WEBHOOK_ALLOW_HOSTS names their host', async () => {
-  const receiver = await startReceiver(0);
+  const receiver = await failingFirst(0);
   try {
     const refused = [
       'https://10.1.2.3/hook',
@@ -222,7 +179,7 @@ test('bad webhook input is a 400 with the error envelope', async () => {
 });
 
 test("the delivery log is scoped like the job: another org's job is 404, a redelivery is a new delivery of the same event", async () => {
-  const receiver = await startReceiver(0);
+  const receiver = await failingFirst(0);
   try {
     const response = await submit({
       prompt: 'Write hello.md that greets the reader',

@@ -22,6 +22,7 @@ import { khIdFor } from '../../kb/kh-id';
 import { TEST_CONNECT_TIMEOUT_MS, uniqueSuffix } from '../integration/env';
 import { createIdentityDatabase, INTERNAL_TOKEN } from '../integration/identity-database';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
+import type { WebhookSettings } from '../../webhooks/config';
 import { openTestKbIndex } from '../integration/kb-index-database';
 import { launchChromium } from '../../bench/chromium';
 import { buildWebApp } from './web-build';
@@ -85,6 +86,8 @@ export interface BrowserStackOptions {
    * at a level mid-call): given the demo model's base URL, the one the worker uses instead.
    */
   demoModelProxy?: (demoBaseUrl: string) => Promise<{ baseUrl: string; close(): Promise<void> }>;
+  /** Webhook delivery (allowed hosts, retry schedule) for the API and the worker; absent: production defaults. */
+  webhooks?: WebhookSettings;
 }
 
 export async function startBrowserStack(options: BrowserStackOptions = {}): Promise<BrowserStack> {
@@ -120,6 +123,7 @@ export async function startBrowserStack(options: BrowserStackOptions = {}): Prom
       ...infra,
       demoBaseUrl: proxy?.baseUrl ?? demo.baseUrl,
       streamPollMs: 250,
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
       identityService: { url: identityUrl, internalToken: INTERNAL_TOKEN },
       ...(products
         ? {

@@ -22,6 +22,7 @@ import { usePersonNames } from './person-names';
 import { StepDrawer } from './step-drawer';
 import { useJobStream } from './stream';
 import { Timeline } from './timeline';
+import { WebhookDeliveryLog } from '../webhooks/delivery-log';
 import './job-page.css';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -139,6 +140,7 @@ export function JobPage() {
       </div>
       <JobRunGraph jobId={id} events={stream.events} rowEnded={rowEnded} live={stream.live} />
       <Timeline events={stream.events} nameOf={nameOf} />
+      <WebhookDeliveryLog jobId={id} finished={finished} />
       <StepDrawer
         nameOf={nameOf}
         jobId={id}

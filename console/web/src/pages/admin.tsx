@@ -5,6 +5,7 @@ import { AddUserForm } from '../admin/add-user-form';
 import { parseBudget } from '../admin/budget-input';
 import { ConfirmDialog } from '../admin/confirm-dialog';
 import { TenantBudgetsSection } from '../admin/tenant-budgets';
+import { WebhookSubscriptionsSection } from '../webhooks/subscriptions';
 import { FieldError, invalidProps } from '../forms/field-error';
 import { ErrorNote, LoadProblem, Loading } from '../problem';
 import { AdminUsers, type AdminUser } from '../schemas';
@@ -21,6 +22,7 @@ export function AdminPage() {
     <>
       <Users selfId={user.id} />
       <TenantBudgetsSection />
+      <WebhookSubscriptionsSection />
     </>
   );
 }

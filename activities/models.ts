@@ -30,7 +30,13 @@ export interface ModelReply {
   tier: string;
   content: string | null;
   toolCalls: ToolCall[];
-  usage: { promptTokens: number; completionTokens: number; reasoningTokens: number };
+  /**
+   * As the vendor reported them; `cachedPromptTokens` of the prompt tokens came from its prompt cache. The optional
+   * fields are absent from replies recorded before they existed.
+   */
+  usage: { promptTokens: number; completionTokens: number; reasoningTokens: number; cachedPromptTokens?: number };
+  /** The prompt as sent: Keel's token estimate before the call, and the tool results the window made it cut or drop. */
+  prompt?: { estimatedTokens: number; cut: number; dropped: number };
   /** The vendor's reasoning summary, where it returned one. */
   reasoning?: string;
   costUsd: number;
@@ -152,7 +158,9 @@ export function modelActivities(deps: {
             promptTokens: outcome.reply.usage.inputTokens,
             completionTokens: outcome.reply.usage.outputTokens,
             reasoningTokens: outcome.reply.usage.reasoningTokens,
+            cachedPromptTokens: outcome.reply.usage.cachedInputTokens ?? 0,
           },
+          prompt: outcome.prompt,
           reasoning: outcome.reply.reasoning,
           costUsd: outcome.costUsd,
           effort: outcome.effort,

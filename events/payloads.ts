@@ -198,6 +198,13 @@ export const EVENT_PAYLOADS = {
     /** Summed over the level's LLM calls, as the vendor reported them. */
     prompt_tokens: count.optional(),
     completion_tokens: count.optional(),
+    /** Of prompt_tokens, those the vendor read from its prompt cache (priced at the catalog's cached rate). */
+    cached_prompt_tokens: count.optional(),
+    /** Keel's estimate of prompt_tokens before each call, summed (docs/models.md: meant to stay above the vendor's count). */
+    prompt_tokens_estimated: count.optional(),
+    /** Tool results cut, and older ones dropped, to fit the model's context window. */
+    tool_results_cut: count.optional(),
+    tool_results_dropped: count.optional(),
     /** A level composed in code. */
     deterministic: z.literal(true).optional(),
     /** The non-LLM intent it answered (`command`, `rule`, `fact`). */

@@ -74,8 +74,14 @@ export const llmCallSeconds = new Histogram({
 });
 export const llmTokens = new Counter({
   name: 'keel_llm_tokens_total',
-  help: 'Tokens of answered calls, by provider, model and kind (input, output).',
+  help: 'Tokens of answered calls, by provider, model and kind (input, output; cached_input: the part of input read from the vendor prompt cache).',
   labelNames: ['provider', 'model', 'kind'] as const,
+  registers,
+});
+export const llmPromptEstimate = new Counter({
+  name: 'keel_llm_prompt_tokens_estimated_total',
+  help: 'Input tokens of answered calls as Keel estimated them before the call; against keel_llm_tokens_total{kind="input"} it shows how conservative the estimate is.',
+  labelNames: ['provider', 'model'] as const,
   registers,
 });
 export const llmCostUsd = new Counter({

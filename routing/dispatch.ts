@@ -4,10 +4,19 @@ import { ProviderCallError } from './adapters/types';
 import { StreamStalled } from './adapters/stall-watch';
 import type { Candidate, Catalog, ModelRow, Rung, Wire } from './catalog/types';
 import type { ChatMessage, ToolDefinition } from './chat-types';
-import { freeQuota, llmCallSeconds, llmCalls, llmCostUsd, llmFallbacks, llmTokens } from '../metrics/series';
+import {
+  freeQuota,
+  llmCallSeconds,
+  llmCalls,
+  llmCostUsd,
+  llmFallbacks,
+  llmPromptEstimate,
+  llmTokens,
+} from '../metrics/series';
 import { redactSecret } from '../secrets/redact';
 import { inSpan } from '../telemetry/spans';
 import { remainingAfter } from './walk-order';
+import { ContextTooSmall, fitToWindow } from './context-fit';
 
 /** How long an unfunded provider is skipped, across every replica (the spec's "about 30 minutes"). */
 export const UNFUNDED_SKIP_MS = 30 * 60 * 1000;
@@ -67,6 +76,8 @@ export interface CallOutcome {
   requestedEffort?: Rung;
   reply: AdapterReply;
   costUsd: number;
+  /** The prompt as estimated before the call, after fitting it to the model's window (routing/context-fit.ts). */
+  prompt: { estimatedTokens: number; cut: number; dropped: number };
   /** One per transition away from a candidate that did not answer; the workflow emits model_fallback for each. */
   hops: Hop[];
 }
@@ -111,8 +122,11 @@ function estimateTokens(messages: ChatMessage[], tools: ToolDefinition[] | undef
  */
 function cost(row: ModelRow, reply: AdapterReply): number {
   if (!row.pricing_per_1k) return reply.reportedCostUsd ?? 0;
-  const { input, output } = row.pricing_per_1k;
-  return (reply.usage.inputTokens * input + reply.usage.outputTokens * output) / 1000;
+  const { input, output, cached_input = input, cache_write = input } = row.pricing_per_1k;
+  const cached = reply.usage.cachedInputTokens ?? 0;
+  const written = reply.usage.cacheWriteTokens ?? 0;
+  const fresh = Math.max(0, reply.usage.inputTokens - cached - written);
+  return (fresh * input + cached * cached_input + written * cache_write + reply.usage.outputTokens * output) / 1000;
 }
 
 function observeCall(series: { provider: string; model: string }, startedMs: number, outcome: string): void {
@@ -172,10 +186,19 @@ export async function dispatch(
       passOver(candidate, 'provider_auth_refused', true, false);
       continue;
     }
+    let prompt: ReturnType<typeof fitToWindow>;
+    try {
+      prompt = fitToWindow(request.messages, request.tools, row);
+    } catch (err) {
+      if (!(err instanceof ContextTooSmall)) throw err;
+      deps.log(`${modelKey(candidate)}: ${err.message}`);
+      passOver(candidate, 'context_window_exceeded', true, false);
+      continue;
+    }
     const admitted = await deps.ledger.admit(
       modelKey(candidate),
       row.quota,
-      row.quota ? estimateTokens(request.messages, request.tools, row) : 0,
+      row.quota ? estimateTokens(prompt.messages, request.tools, row) : 0,
       [unfundedFlag(candidate.provider)],
     );
     if (admitted.outcome === 'flagged') {
@@ -224,7 +247,7 @@ export async function dispatch(
             provider,
             model: row,
             apiKey,
-            messages: request.messages,
+            messages: prompt.messages,
             tools: request.tools,
             effortFragment: candidate.effort ? row.effort?.[candidate.effort] : undefined,
             signal: request.signal,
@@ -242,6 +265,14 @@ export async function dispatch(
       llmTokens.inc({ ...series, kind: 'input' }, reply.usage.inputTokens);
       llmTokens.inc({ ...series, kind: 'output' }, reply.usage.outputTokens);
       llmCostUsd.inc(series, cost(row, reply));
+      llmTokens.inc({ ...series, kind: 'cached_input' }, reply.usage.cachedInputTokens ?? 0);
+      llmPromptEstimate.inc(series, prompt.estimatedTokens);
+      // The estimate is meant to be high; one under the vendor's count could let a prompt overflow the window.
+      if (reply.usage.inputTokens > prompt.estimatedTokens) {
+        deps.log(
+          `${modelKey(candidate)}: prompt estimated at ${prompt.estimatedTokens} tokens, the vendor counted ${reply.usage.inputTokens}`,
+        );
+      }
       // Not awaited: the reply is in hand, and the settle is already on its way to the store ahead of anything this
       // process asks it next (one connection, in order); the ledger's own reads wait for it.
       if (reservation !== undefined) {
@@ -258,6 +289,7 @@ export async function dispatch(
         requestedEffort: candidate.requested_effort,
         reply,
         costUsd: cost(row, reply),
+        prompt: { estimatedTokens: prompt.estimatedTokens, cut: prompt.cut, dropped: prompt.dropped },
         hops,
       };
     } catch (err) {

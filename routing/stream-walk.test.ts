@@ -85,7 +85,7 @@ test('a 429 after some tokens falls back to the next candidate, discarding the f
 
   expect(outcome.candidateModel).toBe('alpha-small');
   expect(outcome.reply.content).toBe('A whole answer.');
-  expect(outcome.reply.usage).toEqual({ inputTokens: 10, outputTokens: 4, reasoningTokens: 0 });
+  expect(outcome.reply.usage).toEqual({ inputTokens: 10, outputTokens: 4, reasoningTokens: 0, cachedInputTokens: 0 });
   expect(outcome.costUsd).toBeCloseTo((10 * 0.01 + 4 * 0.03) / 1000);
   expect(outcome.hops).toEqual([
     { from_model: 'alpha-large', to_model: 'alpha-small', to_provider: 'alpha', reason: 'rate_limited' },

@@ -138,6 +138,12 @@ interface LevelTally {
   reasoningTokens: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of promptTokens, read from the vendor's prompt cache (priced at the catalog's cached rate). */
+  cachedPromptTokens: number;
+  /** Keel's estimate of promptTokens before each call (routing/context-fit.ts), and the tool results the window cut or dropped. */
+  promptTokensEstimated: number;
+  toolResultsCut: number;
+  toolResultsDropped: number;
   effort: Rung | undefined;
   answeredBy: { provider: string; model: string };
   output: string;
@@ -193,6 +199,10 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     reasoningTokens: 0,
     promptTokens: 0,
     completionTokens: 0,
+    cachedPromptTokens: 0,
+    promptTokensEstimated: 0,
+    toolResultsCut: 0,
+    toolResultsDropped: 0,
     effort: undefined,
     answeredBy: { provider: intended?.provider ?? '', model: intended?.model ?? '' },
     output: '',
@@ -293,6 +303,11 @@ async function converse(
     tally.reasoningTokens += reply.usage.reasoningTokens;
     tally.promptTokens += reply.usage.promptTokens;
     tally.completionTokens += reply.usage.completionTokens;
+    // Absent from replies recorded before prompt caching and context fitting: those replay as 0.
+    tally.cachedPromptTokens += reply.usage.cachedPromptTokens ?? 0;
+    tally.promptTokensEstimated += reply.prompt?.estimatedTokens ?? 0;
+    tally.toolResultsCut += reply.prompt?.cut ?? 0;
+    tally.toolResultsDropped += reply.prompt?.dropped ?? 0;
     tally.effort = strongestRung([tally.effort, reply.requestedEffort]);
     tally.answeredBy = { provider: reply.provider, model: reply.model };
     if (round === 1 && reportsFallback) {
@@ -368,6 +383,10 @@ async function finishLevel(
       reasoning_tokens: reasoningTokens,
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
+      cached_prompt_tokens: tally.cachedPromptTokens,
+      prompt_tokens_estimated: tally.promptTokensEstimated,
+      ...(tally.toolResultsCut ? { tool_results_cut: tally.toolResultsCut } : {}),
+      ...(tally.toolResultsDropped ? { tool_results_dropped: tally.toolResultsDropped } : {}),
     },
     { durationSince: startedAt },
   );

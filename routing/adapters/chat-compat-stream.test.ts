@@ -79,7 +79,7 @@ describe('chat_compat streamed', () => {
           function: { name: 'write_file', arguments: '{"path":"notes.md","content":"# Notes"}' },
         },
       ],
-      usage: { inputTokens: 40, outputTokens: 25, reasoningTokens: 6 },
+      usage: { inputTokens: 40, outputTokens: 25, reasoningTokens: 6, cachedInputTokens: 0 },
       reasoning: 'The user wants notes.',
     });
   });

@@ -93,6 +93,7 @@ export async function streamChatCompat(client: OpenAI, request: AdapterRequest):
     toolCalls,
     usage: {
       inputTokens: usage?.prompt_tokens ?? 0,
+      cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
       // Includes the reasoning tokens, as OpenAI bills them.
       outputTokens: usage?.completion_tokens ?? 0,
       reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,

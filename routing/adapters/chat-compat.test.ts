@@ -61,7 +61,7 @@ describe('chat_compat adapter', () => {
       model: 'gpt-4.1-2025-04-14',
       content: 'README.md describes Keel.',
       toolCalls: [],
-      usage: { inputTokens: 31, outputTokens: 9, reasoningTokens: 0 },
+      usage: { inputTokens: 31, outputTokens: 9, reasoningTokens: 0, cachedInputTokens: 0 },
     });
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.body).toMatchObject({ model: 'gpt-4.1', messages: conversation, tools: [readFileTool] });
@@ -101,7 +101,7 @@ describe('chat_compat adapter', () => {
 
     const reply = await call();
 
-    expect(reply.usage).toEqual({ inputTokens: 50, outputTokens: 900, reasoningTokens: 832 });
+    expect(reply.usage).toEqual({ inputTokens: 50, outputTokens: 900, reasoningTokens: 832, cachedInputTokens: 0 });
   });
 
   it('returns the reasoning summary that compatible servers send as reasoning_content', async () => {

@@ -65,7 +65,9 @@ export const chatCompatAdapter: WireAdapter = {
       content: message?.content ?? null,
       toolCalls,
       usage: {
+        // prompt_tokens includes the cached ones (prompt_tokens_details.cached_tokens).
         inputTokens: completion.usage?.prompt_tokens ?? 0,
+        cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
         // Includes the reasoning tokens, as OpenAI bills them.
         outputTokens: completion.usage?.completion_tokens ?? 0,
         reasoningTokens: completion.usage?.completion_tokens_details?.reasoning_tokens ?? 0,

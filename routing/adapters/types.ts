@@ -37,7 +37,17 @@ export interface AdapterReply {
   content: string | null;
   /** In Keel's chat_compat shape; adapters synthesize stable ids where a wire has none. */
   toolCalls: ToolCall[];
-  usage: { inputTokens: number; outputTokens: number; reasoningTokens: number };
+  /**
+   * `inputTokens` is every input token of the call, cached or not, on every wire. Of those, `cachedInputTokens` were
+   * read from the vendor's prompt cache and `cacheWriteTokens` written to it (only Anthropic reports writes).
+   */
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    reasoningTokens: number;
+    cachedInputTokens?: number;
+    cacheWriteTokens?: number;
+  };
   /** What the vendor says the call cost in USD, where its wire reports it (OpenRouter's `usage.cost`). */
   reportedCostUsd?: number;
   /** The vendor's reasoning summary, where it returns one (Anthropic thinking blocks, Gemini thoughts, reasoning_content). */

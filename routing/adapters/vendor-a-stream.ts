@@ -20,7 +20,7 @@ export async function streamVendorA(
   const watch = watchForStall(request.signal, stallMs);
   const label = `${request.providerName}/${request.model.model}`;
   let model = '';
-  let usage = { input_tokens: 0, output_tokens: 0 };
+  let usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   // Blocks by their stream index; tool calls numbered in order of appearance, as the reply lists them.
   const blocks = new Map<number, Block>();
   let toolCalls = 0;
@@ -31,7 +31,12 @@ export async function streamVendorA(
       switch (event.type) {
         case 'message_start':
           model = event.message.model;
-          usage = { input_tokens: event.message.usage.input_tokens, output_tokens: event.message.usage.output_tokens };
+          usage = {
+            input_tokens: event.message.usage.input_tokens,
+            output_tokens: event.message.usage.output_tokens,
+            cache_read_input_tokens: event.message.usage.cache_read_input_tokens ?? 0,
+            cache_creation_input_tokens: event.message.usage.cache_creation_input_tokens ?? 0,
+          };
           break;
         case 'message_delta':
           usage = { ...usage, output_tokens: event.usage.output_tokens };

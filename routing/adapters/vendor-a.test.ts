@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, ToolDefinition } from '../chat-types';
 import { anthropicErrors, anthropicReplies, startFakeAnthropic } from '../../test/fakes/fake-anthropic';
 import type { FakeAnthropic } from '../../test/fakes/fake-anthropic';
+import { PromptCache } from '../../bench/prompt-cache';
 import { ProviderCallError } from './types';
 import type { AdapterRequest } from './types';
 import { vendorAAdapter } from './vendor-a';
@@ -71,13 +72,19 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
       model: 'claude-haiku-4-5-20251001',
       content: 'Both describe Keel.',
       toolCalls: [],
-      usage: { inputTokens: 40, outputTokens: 6, reasoningTokens: 0 },
+      usage: { inputTokens: 40, outputTokens: 6, reasoningTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 },
     });
     expect(fake.requests[0]?.body).toEqual({
       model: 'claude-haiku-4-5',
       max_tokens: 32_000,
-      system: 'You are the executor.',
-      messages: [{ role: 'user', content: 'Compare README.md and CHANGELOG.md' }],
+      // Prompt caching: the system block and the end of the conversation are cache breakpoints.
+      system: [{ type: 'text', text: 'You are the executor.', cache_control: { type: 'ephemeral' } }],
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'Compare README.md and CHANGELOG.md', cache_control: { type: 'ephemeral' } }],
+        },
+      ],
     });
     const headers = fake.requests[0]?.headers;
     expect(String(headers?.['x-api-key'] ?? headers?.authorization)).toContain('sk-ant-test');
@@ -104,6 +111,7 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
         name: 'read_file',
         description: 'Reads a file from the job workspace.',
         input_schema: readFileTool.function.parameters,
+        cache_control: { type: 'ephemeral' },
       },
     ]);
 
@@ -118,9 +126,14 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
     });
 
     expect(second.content).toBe('They agree.');
-    expect(fake.requests[1]?.body.system).toBe('You are the executor.');
+    expect(fake.requests[1]?.body.system).toEqual([
+      { type: 'text', text: 'You are the executor.', cache_control: { type: 'ephemeral' } },
+    ]);
     expect(fake.requests[1]?.body.messages).toEqual([
-      { role: 'user', content: 'Compare README.md and CHANGELOG.md' },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: 'Compare README.md and CHANGELOG.md', cache_control: { type: 'ephemeral' } }],
+      },
       {
         role: 'assistant',
         content: [
@@ -133,10 +146,43 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 'toolu_01A', content: '# Keel' },
-          { type: 'tool_result', tool_use_id: 'toolu_01B', content: '## 0.1.0' },
+          { type: 'tool_result', tool_use_id: 'toolu_01B', content: '## 0.1.0', cache_control: { type: 'ephemeral' } },
         ],
       },
     ]);
+  });
+
+  it('marks the stable prefix for caching and reads the cache on the next round: cache reads and writes are input', async () => {
+    const cache = new PromptCache(0);
+    const brief = `Compare README.md and CHANGELOG.md. ${'Both files describe the release. '.repeat(40)}`;
+    fake.enqueue(
+      anthropicReplies.counted(
+        cache,
+        anthropicReplies.blocks([
+          { type: 'tool_use', id: 'toolu_01A', name: 'read_file', input: { path: 'README.md' } },
+        ]),
+      ),
+      anthropicReplies.counted(cache, anthropicReplies.text('They agree.')),
+    );
+    const opening: ChatMessage[] = [conversation[0]!, { role: 'user', content: brief }];
+    const first = await call({ tools: [readFileTool], messages: opening });
+    const second = await call({
+      tools: [readFileTool],
+      messages: [
+        ...opening,
+        { role: 'assistant', content: null, tool_calls: first.toolCalls },
+        { role: 'tool', tool_call_id: 'toolu_01A', content: '# Keel' },
+      ],
+    });
+
+    // Four breakpoints at most: the last tool, the system block, the brief, the newest message.
+    const marked = JSON.stringify(fake.requests[1]?.body).split('"cache_control":{"type":"ephemeral"}').length - 1;
+    expect(marked).toBe(4);
+    // The first call wrote everything up to its last breakpoint (the brief); the second read it back.
+    expect(first.usage.cachedInputTokens).toBe(0);
+    expect(first.usage.cacheWriteTokens).toBe(first.usage.inputTokens);
+    expect(second.usage.cachedInputTokens).toBe(first.usage.cacheWriteTokens);
+    expect(second.usage.inputTokens).toBeGreaterThan(second.usage.cachedInputTokens!);
   });
 
   it('leaves thinking out of the content and reports the billed output beyond the visible text as reasoning', async () => {
@@ -154,7 +200,13 @@ describe('vendor_a (Anthropic Messages) adapter', () => {
 
     expect(reply.content).toBe('Both describe Keel.');
     // 1,200 billed output tokens, of which "Both describe Keel." (19 characters) is about 5.
-    expect(reply.usage).toEqual({ inputTokens: 40, outputTokens: 1_200, reasoningTokens: 1_195 });
+    expect(reply.usage).toEqual({
+      inputTokens: 40,
+      outputTokens: 1_200,
+      reasoningTokens: 1_195,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+    });
     // The thinking summary comes back separately, for the level's `thinking` event.
     expect(reply.reasoning).toBe('The user wants a comparison; both files mention Keel.');
   });

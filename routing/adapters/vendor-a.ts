@@ -27,12 +27,13 @@ export const vendorAAdapter: WireAdapter = {
       .filter((message) => message.role === 'system' && message.content)
       .map((message) => message.content)
       .join('\n\n');
+    const tools = request.tools?.map(toAnthropicTool);
     const body = {
       model: request.model.model,
       max_tokens: request.model.max_output_tokens,
-      ...(system ? { system } : {}),
-      messages: toAnthropicMessages(request.messages),
-      ...(request.tools?.length ? { tools: request.tools.map(toAnthropicTool) } : {}),
+      ...(system ? { system: [{ type: 'text', text: system, cache_control: EPHEMERAL }] } : {}),
+      messages: markConversation(toAnthropicMessages(request.messages)),
+      ...(tools?.length ? { tools: tools.map((tool, i) => (i === tools.length - 1 ? cached(tool) : tool)) } : {}),
       ...request.effortFragment,
     } as Anthropic.MessageCreateParamsNonStreaming;
     if (request.onPiece) return fromAnthropicMessage(await streamVendorA(client, body, request), request.model.model);
@@ -51,6 +52,33 @@ export const vendorAAdapter: WireAdapter = {
     return fromAnthropicMessage(message, request.model.model);
   },
 };
+
+const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
+
+function cached<T extends object>(block: T): T & { cache_control: Anthropic.CacheControlEphemeral } {
+  return { ...block, cache_control: EPHEMERAL };
+}
+
+/**
+ * Prompt caching (docs/models.md): the API caches the prefix up to each `cache_control` breakpoint, in the order tools,
+ * system, messages, and allows four. Besides the last tool and the system block, two go on the conversation: the end of
+ * the level's opening user message (its brief: the same on every round of the level's tool loop) and the end of the
+ * newest message, so the next round reads everything up to it from the cache and pays full price only for what it
+ * adds. A prefix shorter than the model's minimum (1,024 tokens and up) is simply not cached.
+ */
+function markConversation(messages: Anthropic.MessageParam[]): Anthropic.MessageParam[] {
+  const marks = new Set([messages.findIndex((m) => m.role === 'user'), messages.length - 1]);
+  return messages.map((message, index) => {
+    if (!marks.has(index)) return message;
+    const blocks: Anthropic.ContentBlockParam[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+    const last = blocks.at(-1);
+    // Thinking blocks take no cache_control; the breakpoint then stays off this message.
+    if (!last || last.type === 'thinking' || last.type === 'redacted_thinking') return message;
+    blocks[blocks.length - 1] = cached(last);
+    return { ...message, content: blocks } as Anthropic.MessageParam;
+  });
+}
 
 /**
  * System messages leave the list (they go to `system`); assistant tool calls become `tool_use` blocks; tool
@@ -136,8 +164,15 @@ function fromAnthropicMessage(message: Anthropic.Message, requestedModel: string
     model: message.model || requestedModel,
     content: texts.length > 0 ? texts.join('') : null,
     toolCalls,
+    // Anthropic's input_tokens counts only the input after the last cache breakpoint; the cache reads and writes are
+    // reported apart, and all three are input.
     usage: {
-      inputTokens: message.usage.input_tokens,
+      inputTokens:
+        message.usage.input_tokens +
+        (message.usage.cache_read_input_tokens ?? 0) +
+        (message.usage.cache_creation_input_tokens ?? 0),
+      cachedInputTokens: message.usage.cache_read_input_tokens ?? 0,
+      cacheWriteTokens: message.usage.cache_creation_input_tokens ?? 0,
       outputTokens,
       reasoningTokens: thought ? estimateThinkingTokens(outputTokens, visibleChars) : 0,
     },

@@ -59,7 +59,7 @@ describe('vendor_b streamed', () => {
 
     expect(fake.requests[1]!.url).toContain(':streamGenerateContent');
     expect(reply).toEqual(unstreamed);
-    expect(reply.usage).toEqual({ inputTokens: 50, outputTokens: 42, reasoningTokens: 12 });
+    expect(reply.usage).toEqual({ inputTokens: 50, outputTokens: 42, reasoningTokens: 12, cachedInputTokens: 0 });
     const joined = (kind: OutputPiece['kind']) =>
       pieces
         .filter((p) => p.kind === kind)

@@ -77,7 +77,7 @@ describe('vendor_b (Gemini generateContent) adapter', () => {
       model: 'gemini-2.5-flash-preview-09-2025',
       content: 'Both describe Keel.',
       toolCalls: [],
-      usage: { inputTokens: 22, outputTokens: 5, reasoningTokens: 0 },
+      usage: { inputTokens: 22, outputTokens: 5, reasoningTokens: 0, cachedInputTokens: 0 },
     });
     const received = fake.requests[0];
     expect(received?.url).toBe(`/v1beta/models/${MODEL}:generateContent`);
@@ -170,7 +170,7 @@ describe('vendor_b (Gemini generateContent) adapter', () => {
     const reply = await call();
 
     expect(reply.content).toBe('Both describe Keel.');
-    expect(reply.usage).toEqual({ inputTokens: 22, outputTokens: 616, reasoningTokens: 611 });
+    expect(reply.usage).toEqual({ inputTokens: 22, outputTokens: 616, reasoningTokens: 611, cachedInputTokens: 0 });
     expect(reply.reasoning).toBe('Comparing the two files…');
   });
 

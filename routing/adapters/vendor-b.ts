@@ -154,7 +154,9 @@ function fromGeminiResponse(response: GenAI.GenerateContentResponse, requestedMo
     content: texts.length > 0 ? texts.join('') : null,
     toolCalls,
     usage: {
+      // promptTokenCount includes the cached part (cachedContentTokenCount), implicit or explicit caching alike.
       inputTokens: usage?.promptTokenCount ?? 0,
+      cachedInputTokens: usage?.cachedContentTokenCount ?? 0,
       // Gemini counts thoughts apart from the candidates but bills both as output; the other wires' output
       // counts include reasoning, so this one does too.
       outputTokens: (usage?.candidatesTokenCount ?? 0) + reasoningTokens,

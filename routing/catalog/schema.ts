@@ -51,7 +51,14 @@ const modelRowSchema = z
     wire: z.enum(WIRES),
     features: z.array(z.enum(FEATURES)),
     cost_tier: z.enum(TIERS),
-    pricing_per_1k: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
+    pricing_per_1k: z
+      .strictObject({
+        input: z.number().nonnegative(),
+        output: z.number().nonnegative(),
+        cached_input: z.number().nonnegative().optional(),
+        cache_write: z.number().nonnegative().optional(),
+      })
+      .optional(),
     context_tokens: positiveInt,
     // Zero is allowed for embedding models, which return vectors rather than tokens.
     max_output_tokens: z.number().int().nonnegative(),

@@ -47,8 +47,12 @@ export interface ModelRow {
   wire: Wire;
   features: Feature[];
   cost_tier: Tier;
-  /** USD per 1,000 tokens; required for every non-free model. */
-  pricing_per_1k?: { input: number; output: number };
+  /**
+   * USD per 1,000 tokens; required for every non-free model. `cached_input`: input read from the vendor's prompt cache
+   * (absent: priced as `input`); `cache_write`: input written to it where the vendor charges for that (Anthropic's
+   * 5-minute cache write; absent: priced as `input`).
+   */
+  pricing_per_1k?: { input: number; output: number; cached_input?: number; cache_write?: number };
   context_tokens: number;
   max_output_tokens: number;
   /** Required for free models: requests per minute, tokens per minute, requests per day. */

@@ -1,19 +1,28 @@
 import { z } from 'zod';
+import type { PromptCache } from '../../bench/prompt-cache';
 import { startScriptedServer } from './scripted-server';
 import type { CannedReply, ScriptedServer } from './scripted-server';
 
-const textBlockSchema = z.object({ type: z.literal('text'), text: z.string().min(1) });
+/** A prompt-caching breakpoint; the API takes it on tools, system blocks and message content blocks. */
+const cacheControlSchema = z.strictObject({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
+const textBlockSchema = z.object({
+  type: z.literal('text'),
+  text: z.string().min(1),
+  cache_control: cacheControlSchema.optional(),
+});
 const toolUseBlockSchema = z.object({
   type: z.literal('tool_use'),
   id: z.string().min(1),
   name: z.string().min(1),
   input: z.record(z.string(), z.unknown()),
+  cache_control: cacheControlSchema.optional(),
 });
 const toolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
   content: z.union([z.string(), z.array(textBlockSchema)]).optional(),
   is_error: z.boolean().optional(),
+  cache_control: cacheControlSchema.optional(),
 });
 const blockSchema = z.discriminatedUnion('type', [textBlockSchema, toolUseBlockSchema, toolResultBlockSchema]);
 
@@ -47,12 +56,22 @@ export const messagesRequestSchema = z
           name: z.string().min(1),
           description: z.string().optional(),
           input_schema: z.looseObject({ type: z.literal('object') }),
+          cache_control: cacheControlSchema.optional(),
         }),
       )
       .optional(),
     thinking: thinkingSchema.optional(),
   })
   .superRefine((body, ctx) => {
+    // The API's limit on breakpoints per request.
+    const marks = JSON.stringify(body).split('"cache_control":').length - 1;
+    if (marks > 4) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `A maximum of 4 blocks with cache_control may be provided. Found ${marks}.`,
+      });
+    }
     if (body.thinking?.type === 'enabled' && body.thinking.budget_tokens >= body.max_tokens) {
       ctx.addIssue({
         code: 'custom',
@@ -117,7 +136,7 @@ export type ResponseBlock =
 
 interface MessageOptions {
   model?: string;
-  usage?: { inputTokens?: number; outputTokens?: number };
+  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
 }
 
 function message(content: ResponseBlock[], stopReason: string, options: MessageOptions): unknown {
@@ -135,8 +154,8 @@ function message(content: ResponseBlock[], stopReason: string, options: MessageO
     stop_sequence: null,
     usage: {
       input_tokens: options.usage?.inputTokens ?? 21,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: options.usage?.cacheWriteTokens ?? 0,
+      cache_read_input_tokens: options.usage?.cacheReadTokens ?? 0,
       output_tokens: options.usage?.outputTokens ?? 9,
       service_tier: 'standard',
     },
@@ -171,7 +190,7 @@ function streamedMessage(message: StreamedMessage, then?: { error: unknown } | '
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: message.usage.input_tokens, output_tokens: 1 },
+        usage: { ...message.usage, output_tokens: 1 },
       },
     }),
   ];
@@ -225,6 +244,21 @@ export const anthropicReplies = {
   blocks(content: ResponseBlock[], options: MessageOptions = {}): CannedReply {
     const stopReason = content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
     return { status: 200, body: message(content, stopReason, options) };
+  },
+  /**
+   * `reply` with its input usage counted from the request by `cache` (bench/prompt-cache.ts): a prefix marked with
+   * cache_control that an earlier request through the same cache wrote comes back as cache_read_input_tokens.
+   */
+  counted(cache: PromptCache, reply: CannedReply): CannedReply {
+    return {
+      status: 200,
+      body: null,
+      respond: (body) => {
+        const usage = cache.usage(body as Record<string, unknown>);
+        const canned = reply.body as { usage: Record<string, unknown> };
+        return { ...reply, body: { ...canned, usage: { ...canned.usage, ...usage } } };
+      },
+    };
   },
   error(status: number, body: unknown, headers?: Record<string, string>): CannedReply {
     return { status, body, headers: { 'request-id': 'req_011CSHoEeqs5C35K2UUqR7Fy', ...headers } };

@@ -15,6 +15,8 @@ export interface CannedReply {
    * its own write), then the end of the response, or with `then: 'stall'` nothing more until the client hangs up.
    */
   stream?: { frames: Array<string | { event: string; data: string }>; then?: 'end' | 'stall' };
+  /** An answer made from the request it answers (e.g. usage counted from its body); the rest of this reply is unused. */
+  respond?: (body: unknown) => CannedReply;
 }
 
 /** A request the fake received, its body parsed with the vendor's request schema. */
@@ -80,7 +82,8 @@ export async function startScriptedServer<TSchema extends z.ZodType>(
     if (!parsed.success) {
       return send(reply, options.invalidRequest(formatIssues(parsed.error)));
     }
-    const next = queue.shift() ?? options.unscripted();
+    const queued = queue.shift() ?? options.unscripted();
+    const next = queued.respond ? queued.respond(parsed.data) : queued;
     const canned = (!next.stream && options.streamed?.(parsed.data, next, request.url)) || next;
     if (canned.delayMs) await hold(canned.delayMs, reply);
     if (canned.stream) return sendStream(reply, canned.stream, hold);

@@ -225,6 +225,43 @@ test('the effort fragment of the resolved rung is sent, and cost comes from the 
   expect(outcome.costUsd).toBeCloseTo((1000 * 0.01 + 2000 * 0.03) / 1000, 10);
 });
 
+test('a prompt over a model’s window is never sent to it: the walk moves on, and cached input is priced at the cached rate', async () => {
+  const catalog = catalogFor();
+  // alpha-large takes 1,200 tokens, 200 of them for the answer; beta-large (vendor_a) prices cache reads and writes.
+  catalog.models = catalog.models.map((m) =>
+    m.model === 'alpha-large'
+      ? { ...m, context_tokens: 1_200, max_output_tokens: 200 }
+      : m.model === 'beta-large'
+        ? { ...m, pricing_per_1k: { input: 0.01, output: 0.03, cached_input: 0.001, cache_write: 0.0125 } }
+        : m,
+  );
+  const r = await buildRouter(catalog, everyone, keys, queue, () => undefined);
+  const { candidates } = r.resolve({ role: 'L2.architect', budget: 'frontier' });
+  expect(candidates.slice(0, 2).map((c) => c.model)).toEqual(['alpha-large', 'beta-large']);
+  beta.enqueue(
+    anthropicReplies.text('read it', {
+      model: 'beta-large',
+      usage: { inputTokens: 200, cacheReadTokens: 3_000, cacheWriteTokens: 100, outputTokens: 50 },
+    }),
+  );
+  const before = requestsTo(alpha, 'alpha-large');
+  const long = [{ role: 'user' as const, content: 'x'.repeat(6_000) }];
+
+  const outcome = await r.call({ candidates, messages: long });
+
+  expect(requestsTo(alpha, 'alpha-large')).toBe(before);
+  // The walk tries the same provider's next model first (unscripted here: a 500), then beta.
+  expect(outcome.hops[0]).toMatchObject({
+    from_model: 'alpha-large',
+    to_model: 'alpha-medium',
+    reason: 'context_window_exceeded',
+  });
+  expect(outcome.candidateModel).toBe('beta-large');
+  expect(outcome.reply.usage).toMatchObject({ inputTokens: 3_300, cachedInputTokens: 3_000, cacheWriteTokens: 100 });
+  expect(outcome.costUsd).toBeCloseTo((200 * 0.01 + 3_000 * 0.001 + 100 * 0.0125 + 50 * 0.03) / 1000, 10);
+  expect(outcome.prompt.estimatedTokens).toBeGreaterThanOrEqual(2_000);
+});
+
 test('GET /v1/models data: every model with configured and allowed flags', async () => {
   const listed = await (await router({ providers: { alpha: {} } }, { ALPHA_KEY: 'a' })).list();
   expect(listed.find((m) => m.model === 'alpha-large')).toMatchObject({ configured: true, allowed: true });

@@ -20,6 +20,7 @@ import { ApiError } from './api-error';
 import { followJob } from './follow';
 import { runAnswer, runApprove, runCancel, runJobs, runWatch } from './job-commands';
 import { runCompare, runFork } from './fork-commands';
+import { BUDGET_USAGE, runBudget } from './budget-commands';
 import { CommandFailed } from './command-failed';
 import type * as ConnectorCommand from './connector';
 import { runFollowUp, runPrompt } from './follow-up-commands';
@@ -53,6 +54,7 @@ const USAGE = `Usage:
       Answer the question the job waits on (the text, else typed at the prompt or read from stdin).
   keel approve <approval> [--reject] [--comment <text>]
       Approve (or reject) the action an approval asks for.
+${BUDGET_USAGE}
   keel workflows [--project <slug>] [--limit <n>] [--hidden]
       List the org's workflows, newest first: id, status, project, last update.
   keel prompt <wf-id> "<prompt>" [--follow-up amend|enqueue|interrupt|reject] [--json]
@@ -112,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'compare') return runCompare(resolveApi(env), rest);
   if (command === 'answer') return runAnswer(resolveApi(env), rest);
   if (command === 'approve') return runApprove(resolveApi(env), rest);
+  if (command === 'budget') return runBudget(resolveApi(env), rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
   if (command === 'token' && (rest[0] === 'list' || rest[0] === 'revoke')) {
     const run = rest[0] === 'list' ? listTokensCommand : revokeTokenCommand;

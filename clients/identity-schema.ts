@@ -747,6 +747,7 @@ export interface paths {
                 /** @enum {string} */
                 status: 'active' | 'pending' | 'disabled';
                 spentCents: number;
+                remainingCents: number | null;
                 overBudget: boolean;
               }[];
             };

@@ -583,6 +583,18 @@ export interface paths {
               started_at: string | null;
               finished_at: string | null;
               cost_usd: number;
+              reservations: {
+                /** @description model calls reserved */
+                calls: number;
+                /** @description every call's estimate, reserved before the call */
+                reserved_usd: number;
+                /** @description what the settled calls cost: the ledger */
+                settled_usd: number;
+                /** @description reservations not yet settled or released */
+                open_usd: number;
+                /** @description reservations of calls that failed or were cancelled: charged nothing */
+                released_usd: number;
+              };
               pending: {
                 /** @description open ask_user questions: answer with POST /v1/jobs/{id}/resume and the call_id */
                 questions:
@@ -616,6 +628,120 @@ export interface paths {
                 from_level_run_id: string | null;
                 created_at: string;
                 compare: string;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/{id}/reservations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              job_id: string;
+              totals: {
+                /** @description model calls reserved */
+                calls: number;
+                /** @description every call's estimate, reserved before the call */
+                reserved_usd: number;
+                /** @description what the settled calls cost: the ledger */
+                settled_usd: number;
+                /** @description reservations not yet settled or released */
+                open_usd: number;
+                /** @description reservations of calls that failed or were cancelled: charged nothing */
+                released_usd: number;
+              };
+              /** @description oldest first, at most 500 */
+              calls: {
+                reservation_id: string;
+                level_id: string;
+                provider: string;
+                model: string;
+                /** @enum {string} */
+                state: 'reserved' | 'settled' | 'released';
+                reserved_usd: number;
+                settled_usd: number | null;
+                created_at: string;
+                settled_at: string | null;
               }[];
             };
           };
@@ -6939,6 +7065,136 @@ export interface paths {
         };
         /** @description Default Response */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/budgets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              user_id: string;
+              period_start: string;
+              /** @description the caller's own monthly budget, as GET /me/budget of the identity service answers it */
+              user: {
+                /** @description an admin, or a machine user the identity service does not know: no monthly cap */
+                exempt: boolean;
+                /** @description null: no cap */
+                budget_cents: number | null;
+                spent_cents: number;
+                remaining_cents: number | null;
+                over_budget: boolean;
+              };
+              /** @description the caller's org */
+              org: {
+                org_id: string;
+                budget_cents: number | null;
+                spent_cents: number;
+                remaining_cents: number | null;
+                over_budget: boolean;
+              };
+              /** @description the projects of the caller's org */
+              projects: {
+                org_id: string;
+                project_slug: string;
+                name: string;
+                budget_cents: number | null;
+                spent_cents: number;
+                remaining_cents: number | null;
+                over_budget: boolean;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
           headers: {
             [name: string]: unknown;
           };

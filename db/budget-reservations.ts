@@ -256,3 +256,63 @@ function monthStart(nowMs: number): Date {
 function roundUsd(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
+
+/** One model call's reservation as a job's page and `keel budget --job` show it. */
+export interface ReservationRow {
+  reservation_id: string;
+  level_id: string;
+  provider: string;
+  model: string;
+  state: 'reserved' | 'settled' | 'released';
+  reserved_usd: number;
+  settled_usd: number | null;
+  created_at: Date;
+  settled_at: Date | null;
+}
+
+/** A job's reservations, oldest first, at most `limit` of them (the totals are `reservationTotals`). */
+export async function listJobReservations(db: Pool, jobId: string, limit: number): Promise<ReservationRow[]> {
+  const { rows } = await db.query<Omit<ReservationRow, 'reserved_usd' | 'settled_usd'> & Record<string, unknown>>(
+    `SELECT reservation_id, level_id, provider, model, state, reserved_usd, settled_usd, created_at, settled_at
+       FROM budget_reservations WHERE job_id = $1 ORDER BY created_at, reservation_id LIMIT $2`,
+    [jobId, limit],
+  );
+  return rows.map((row) => ({
+    ...row,
+    reserved_usd: usd(row.reserved_usd as string),
+    settled_usd: row.settled_usd === null ? null : usd(row.settled_usd as string),
+  }));
+}
+
+/**
+ * What a job's calls reserved and what they settled at: `reserved_usd` sums every call's estimate (settled, open or
+ * released), `settled_usd` what the settled calls cost (the job's `cost_usd` once they are all settled), `open_usd`
+ * the reservations not yet settled or released (a job that ended with some no longer holds them against a budget).
+ */
+export interface ReservationTotals {
+  calls: number;
+  reserved_usd: number;
+  settled_usd: number;
+  open_usd: number;
+  released_usd: number;
+}
+
+export async function reservationTotals(db: Pool, jobId: string): Promise<ReservationTotals> {
+  const { rows } = await db.query<Record<string, string>>(
+    `SELECT COUNT(*) AS calls,
+            COALESCE(SUM(reserved_usd), 0) AS reserved,
+            COALESCE(SUM(settled_usd) FILTER (WHERE state = 'settled'), 0) AS settled,
+            COALESCE(SUM(reserved_usd) FILTER (WHERE state = 'reserved'), 0) AS open,
+            COALESCE(SUM(reserved_usd) FILTER (WHERE state = 'released'), 0) AS released
+       FROM budget_reservations WHERE job_id = $1`,
+    [jobId],
+  );
+  const row = rows[0]!;
+  return {
+    calls: Number(row.calls),
+    reserved_usd: usd(row.reserved),
+    settled_usd: usd(row.settled),
+    open_usd: usd(row.open),
+    released_usd: usd(row.released),
+  };
+}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { resolveWorkspacePath } from '../../config/workspace-path';
 import { listJobFiles } from '../../db/files';
 import { findJobFork, listJobForks } from '../../db/forks';
+import { listJobReservations, reservationTotals } from '../../db/budget-reservations';
 import type { ApiDeps } from '../deps';
 import { NotFound } from '../../refusals/refusal';
 import { cancelJob } from '../../jobs/cancel';
@@ -42,6 +43,34 @@ const FileListing = z.object({
     .optional(),
 });
 
+const ReservationTotalsSchema = z.object({
+  calls: z.number().int().describe('model calls reserved'),
+  reserved_usd: z.number().describe("every call's estimate, reserved before the call"),
+  settled_usd: z.number().describe('what the settled calls cost: the ledger'),
+  open_usd: z.number().describe('reservations not yet settled or released'),
+  released_usd: z.number().describe('reservations of calls that failed or were cancelled: charged nothing'),
+});
+
+export const JobReservationsSchema = z.object({
+  job_id: z.string(),
+  totals: ReservationTotalsSchema,
+  calls: z
+    .array(
+      z.object({
+        reservation_id: z.string(),
+        level_id: z.string(),
+        provider: z.string(),
+        model: z.string(),
+        state: z.enum(['reserved', 'settled', 'released']),
+        reserved_usd: z.number(),
+        settled_usd: z.number().nullable(),
+        created_at: z.string(),
+        settled_at: z.string().nullable(),
+      }),
+    )
+    .describe('oldest first, at most 500'),
+});
+
 export const JobSchema = z.object({
   job_id: z.string(),
   workflow_id: z.string(),
@@ -58,6 +87,8 @@ export const JobSchema = z.object({
   finished_at: z.string().nullable(),
   /** What the job's model calls cost so far in USD, as the ledger counts it against budgets (docs/budgets.md). */
   cost_usd: z.number(),
+  /** Its model calls' reservations against its budgets and what they settled at (docs/budgets.md). */
+  reservations: ReservationTotalsSchema,
   /**
    * What a paused job waits for; null when it is not paused. `questions` is null when the job's workflow did not answer
    * in time (no worker is running it).
@@ -124,10 +155,11 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       { schema: { params: JobParams, response: { 200: JobSchema, 404: ErrorSchema } } },
       async (request) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
-        const [pending, fork, forks] = await Promise.all([
+        const [pending, fork, forks, reservations] = await Promise.all([
           pendingInput(deps, job, request.log),
           findJobFork(deps.pool, job.job_id),
           listJobForks(deps.pool, job.job_id),
+          reservationTotals(deps.pool, job.job_id),
         ]);
         return {
           job_id: job.job_id,
@@ -144,6 +176,7 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           started_at: iso(job.started_at),
           finished_at: iso(job.finished_at),
           cost_usd: Number(job.cost_usd),
+          reservations,
           pending: pending ?? null,
           forked_from: fork
             ? {
@@ -162,6 +195,23 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             created_at: f.created_at.toISOString(),
             compare: `/v1/jobs/${job.job_id}/compare/${f.job_id}`,
           })),
+        };
+      },
+    );
+
+    app.get(
+      '/v1/jobs/:id/reservations',
+      { schema: { params: JobParams, response: { 200: JobReservationsSchema, 404: ErrorSchema } } },
+      async (request) => {
+        const job = await visibleJob(deps, principalOf(request), request.params.id);
+        const [totals, calls] = await Promise.all([
+          reservationTotals(deps.pool, job.job_id),
+          listJobReservations(deps.pool, job.job_id, 500),
+        ]);
+        return {
+          job_id: job.job_id,
+          totals,
+          calls: calls.map((c) => ({ ...c, created_at: c.created_at.toISOString(), settled_at: iso(c.settled_at) })),
         };
       },
     );

@@ -1,9 +1,31 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readUserSpend } from '../../db/spend';
+import { OWN_INGEST_TABLES } from '../../db/qualified-tables';
+import { budgetState, monthStart as budgetMonthStart } from '../../jobs/budget';
+import { readSpend } from '../../jobs/ledger';
 import type { ApiDeps } from '../deps';
 import { principalOf } from '../plugins/principal';
 import { ErrorSchema } from './chat';
+import { OrgBudgetSchema, ProjectBudgetSchema, readTenantBudgets } from './tenant-budgets';
+
+export const MyBudgetsSchema = z.object({
+  user_id: z.string(),
+  /** First instant (UTC) of the month every figure sums over. */
+  period_start: z.string(),
+  user: z
+    .object({
+      exempt: z.boolean().describe('an admin, or a machine user the identity service does not know: no monthly cap'),
+      budget_cents: z.number().int().nullable().describe('null: no cap'),
+      spent_cents: z.number().int(),
+      remaining_cents: z.number().int().nullable(),
+      over_budget: z.boolean(),
+    })
+    .describe("the caller's own monthly budget, as GET /me/budget of the identity service answers it"),
+  org: OrgBudgetSchema.describe("the caller's org"),
+  projects: z.array(ProjectBudgetSchema).describe("the projects of the caller's org"),
+});
+export type MyBudgets = z.infer<typeof MyBudgetsSchema>;
 
 export const MySpendSchema = z.object({
   user_id: z.string(),
@@ -38,6 +60,42 @@ function monthStart(now: Date): Date {
  */
 export function spendRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/v1/me/budgets',
+      { schema: { response: { 200: MyBudgetsSchema, 401: ErrorSchema, 503: ErrorSchema } } },
+      async (request) => {
+        const principal = principalOf(request);
+        const now = Date.now();
+        const since = budgetMonthStart(now);
+        const [standing, tenants, ownSpend] = await Promise.all([
+          deps.budget?.standing(principal.user_id, now),
+          readTenantBudgets(deps.pool, principal.org_id),
+          readSpend(deps.pool, OWN_INGEST_TABLES, since, principal.user_id),
+        ]);
+        // Without an identity service nobody has a budget of their own; a user it does not know is a machine user.
+        const user = standing?.user;
+        const state = budgetState(
+          user ?? { role: 'admin', budgetCents: null },
+          standing?.spentCents ?? ownSpend.get(principal.user_id) ?? 0,
+          standing?.defaultBudgetCents ?? 0,
+          since,
+        );
+        return {
+          user_id: principal.user_id,
+          period_start: since.toISOString(),
+          user: {
+            exempt: state.exempt,
+            budget_cents: state.budgetCents,
+            spent_cents: state.spentCents,
+            remaining_cents: state.remainingCents,
+            over_budget: state.overBudget,
+          },
+          org: tenants.orgs.find((o) => o.org_id === principal.org_id)!,
+          projects: tenants.projects,
+        };
+      },
+    );
+
     app.get(
       '/v1/me/spend',
       {

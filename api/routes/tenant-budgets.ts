@@ -67,22 +67,26 @@ function month(budgetCents: number | null, spentCents: number) {
  * its budget, month-to-date spend from the ledger (jobs/ledger.ts, as the identity service reads it) and what is left.
  * Users' budgets stay the identity service's (`PATCH /admin/users/:id`).
  */
-export function tenantBudgetRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
-  const ledger = databaseLedger(deps.pool, OWN_INGEST_TABLES);
+/**
+ * Every org's (or one org's) and its projects' budgets this month with their spend from the ledger: the admin's
+ * listing, and a member's own org in `GET /v1/me/budgets` (api/routes/spend.ts).
+ */
+export async function readTenantBudgets(pool: ApiDeps['pool'], orgId: string | null): Promise<TenantBudgets> {
+  const since = monthStart(Date.now());
+  const [budgets, projects, spend, tokenOrgs] = await Promise.all([
+    listTenantBudgets(pool, orgId),
+    listOrgProjects(pool, orgId),
+    databaseLedger(pool, OWN_INGEST_TABLES).tenantSpend(since, orgId ?? undefined),
+    pool.query<{ org_id: string }>(
+      'SELECT DISTINCT org_id FROM api_tokens WHERE revoked_at IS NULL AND ($1::text IS NULL OR org_id = $1)',
+      [orgId],
+    ),
+  ]);
+  return present(since, budgets, projects, spend, orgId === null ? tokenOrgs.rows.map((r) => r.org_id) : [orgId]);
+}
 
-  async function view(orgId: string | null): Promise<TenantBudgets> {
-    const since = monthStart(Date.now());
-    const [budgets, projects, spend, tokenOrgs] = await Promise.all([
-      listTenantBudgets(deps.pool, orgId),
-      listOrgProjects(deps.pool, orgId),
-      ledger.tenantSpend(since, orgId ?? undefined),
-      deps.pool.query<{ org_id: string }>(
-        'SELECT DISTINCT org_id FROM api_tokens WHERE revoked_at IS NULL AND ($1::text IS NULL OR org_id = $1)',
-        [orgId],
-      ),
-    ]);
-    return present(since, budgets, projects, spend, orgId === null ? tokenOrgs.rows.map((r) => r.org_id) : [orgId]);
-  }
+export function tenantBudgetRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
+  const view = (orgId: string | null) => readTenantBudgets(deps.pool, orgId);
 
   return async (app) => {
     app.get(

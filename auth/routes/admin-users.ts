@@ -32,6 +32,8 @@ export type NewUser = z.infer<typeof NewUserSchema>;
 const ListedUserSchema = UserSchema.extend({
   status: z.enum(['active', 'pending', 'disabled']),
   spentCents: z.number().int(),
+  /** What is left of the month's budget (the default when the user has none of their own); null for an exempt admin. */
+  remainingCents: z.number().int().nullable(),
   overBudget: z.boolean(),
 });
 
@@ -60,7 +62,13 @@ export function adminUserRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         return {
           users: users.map((user) => {
             const budget = budgetState(user, spend.get(user.id) ?? 0, ctx.budgets.defaultBudgetCents, monthStart(now));
-            return { ...user, status: userStatus(user), spentCents: budget.spentCents, overBudget: budget.overBudget };
+            return {
+              ...user,
+              status: userStatus(user),
+              spentCents: budget.spentCents,
+              remainingCents: budget.remainingCents,
+              overBudget: budget.overBudget,
+            };
           }),
         };
       },
@@ -72,7 +80,9 @@ export function adminUserRoutes(ctx: AuthContext): FastifyPluginAsyncZod {
         schema: {
           body: NewUserSchema,
           response: {
-            201: z.object({ user: ListedUserSchema.omit({ spentCents: true, overBudget: true }) }),
+            201: z.object({
+              user: ListedUserSchema.omit({ spentCents: true, remainingCents: true, overBudget: true }),
+            }),
             400: ErrorSchema,
             401: ErrorSchema,
             403: ErrorSchema,

@@ -8,7 +8,7 @@ import type { Agrees, IngestOk } from './api-types';
 import type * as P from './people-schemas';
 import type * as S from './schemas';
 import type { MySpend } from './pages/spend-schema';
-import type { TenantBudgets } from './admin/tenant-budget-schemas';
+import type { JobReservations, MyBudgets, TenantBudgets } from './admin/tenant-budget-schemas';
 import type * as F from './fork/fork-schemas';
 
 type Read<T extends z.ZodMiniType> = z.infer<T>;
@@ -26,6 +26,8 @@ export type ConsoleReadsWhatTheRoutesAnswer = [
   Agrees<IngestOk<'/v1/workflows/{id}/run-graph', 'get'>, Read<typeof S.RunGraph>>,
   Agrees<IngestOk<'/v1/jobs/{id}', 'get'>, Read<typeof S.Job>>,
   Agrees<IngestOk<'/v1/jobs/{id}/files', 'get'>, Read<typeof S.JobFiles>>,
+  Agrees<IngestOk<'/v1/jobs/{id}/reservations', 'get'>, Read<typeof JobReservations>>,
+  Agrees<IngestOk<'/v1/me/budgets', 'get'>, Read<typeof MyBudgets>>,
   Agrees<IngestOk<'/v1/jobs/{id}/cancel', 'post'>, Read<typeof S.Cancelled>>,
   Agrees<IngestOk<'/v1/jobs/{id}/fork', 'post'>, Read<typeof F.ForkAccepted>>,
   Agrees<IngestOk<'/v1/jobs/{a}/compare/{b}', 'get'>, Read<typeof F.Comparison>>,

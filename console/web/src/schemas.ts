@@ -211,6 +211,8 @@ export const AdminUser = z.looseObject({
   status: z.string(),
   budgetCents: z.nullable(z.number()),
   spentCents: z.number(),
+  /** null: an exempt admin; absent from an identity service older than the field. */
+  remainingCents: z.optional(z.nullable(z.number())),
   overBudget: z.optional(z.boolean()),
   createdAt: z.optional(z.string()),
 });

@@ -13,6 +13,7 @@ import { deriveJob } from './derive';
 import { FilesPanel } from './files-panel';
 import { ForkFacts } from '../fork/fork-facts';
 import { JobPrompt, JobTotals } from './job-header';
+import { ReservationCalls, ReservationFacts, useJobReservations } from './job-spend';
 import { cancellerIdOf, cancellerOf, endingFromRow, FallbackBanner, JobOutcome } from './job-outcome';
 import { LevelTree } from './level-tree';
 import { PeopleInTheLoop } from './open-items';
@@ -35,6 +36,7 @@ export function JobPage() {
   const rowEnded = job.data && TERMINAL.has(job.data.status) ? job.data.status : null;
   const view = useMemo(() => deriveJob(stream.events, rowEnded), [stream.events, rowEnded]);
   const monthly = useResource('/api/me/budget', Budget);
+  const reservations = useJobReservations(id, stream.events);
   // Someone else's cancel names them (hooks run before the early returns below, so the id may not be known yet).
   const cancellerId = job.data ? cancellerIdOf(job.data) : null;
   const cancellers = usePeople(cancellerId && cancellerId !== user.id ? [cancellerId] : []);
@@ -93,6 +95,7 @@ export function JobPage() {
         </dd>
         <ForkFacts jobId={id} from={data.forked_from} forks={data.forks} />
         <JobTotals view={view} budget={monthly.data} />
+        <ReservationFacts reservations={reservations} />
         <dt>Stream</dt>
         <dd aria-live="polite">
           {finished
@@ -138,6 +141,7 @@ export function JobPage() {
         </section>
         <FilesPanel jobId={id} paths={view.files} />
       </div>
+      <ReservationCalls reservations={reservations} />
       <JobRunGraph jobId={id} events={stream.events} rowEnded={rowEnded} live={stream.live} />
       <Timeline events={stream.events} nameOf={nameOf} />
       <WebhookDeliveryLog jobId={id} finished={finished} />

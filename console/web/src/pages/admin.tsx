@@ -57,7 +57,7 @@ function Users({ selfId }: { selfId: string }) {
       {users.loading && !users.data ? <Loading what="users" /> : null}
       {users.data?.users.length === 0 ? <p className="empty">No users yet.</p> : null}
       {users.data ? (
-        <ScrollTable columns={['User', 'Status', 'Role', 'Spent this month', 'Monthly budget', 'Actions']}>
+        <ScrollTable columns={['User', 'Status', 'Role', 'Spent this month', 'Left', 'Monthly budget', 'Actions']}>
           {users.data.users.map((u) => (
             <UserRow key={u.id} user={u} self={u.id === selfId} change={change} />
           ))}
@@ -72,6 +72,11 @@ function Users({ selfId }: { selfId: string }) {
       />
     </section>
   );
+}
+
+/** What is left of a user's month from an identity service that does not say it: never negative (jobs/budget.ts). */
+function leftOf(user: AdminUser): number {
+  return Math.max(0, (user.budgetCents ?? 0) - user.spentCents);
 }
 
 type Change = (target: AdminUser, body: Record<string, unknown>, done: string) => Promise<void>;
@@ -123,6 +128,9 @@ function UserRow({ user, self, change }: { user: AdminUser; self: boolean; chang
       <td>
         {formatCents(user.spentCents)}
         {user.overBudget ? <span className="badge status-failed"> over budget</span> : null}
+      </td>
+      <td data-testid="user-left">
+        {user.role === 'admin' ? 'no cap (admin)' : formatCents(user.remainingCents ?? leftOf(user))}
       </td>
       <td>
         <form

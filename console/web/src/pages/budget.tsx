@@ -4,6 +4,7 @@ import { formatCents } from '../time';
 import { Time } from '../time-tag';
 import { useResource } from '../use-resource';
 import { SpendBreakdown } from './budget-spend';
+import { OrgBudgets } from './budget-tenants';
 
 export function BudgetPage() {
   const budget = useResource('/api/me/budget', Budget);
@@ -13,6 +14,7 @@ export function BudgetPage() {
       {budget.error ? <LoadProblem error={budget.error} /> : null}
       {budget.loading ? <Loading what="your budget" /> : null}
       {budget.data ? <BudgetView budget={budget.data} /> : null}
+      <OrgBudgets />
       {budget.data ? <SpendBreakdown since={budget.data.periodStart} /> : null}
     </section>
   );

@@ -38,8 +38,13 @@ interface Body {
   job_id: string;
   status: string;
   cost_usd: number;
+  reservations: { calls: number; reserved_usd: number; settled_usd: number; open_usd: number };
+  totals: Body['reservations'];
+  calls: Array<{ state: string; reserved_usd: number; settled_usd: number | null }>;
   spentCents: number;
-  users: Array<{ id: string; spentCents: number }>;
+  users: Array<{ id: string; spentCents: number; remainingCents: number | null }>;
+  user: Record<string, unknown>;
+  org: Record<string, unknown>;
   period_start: string;
   orgs: unknown[];
   projects: unknown[];
@@ -73,6 +78,13 @@ async function runToEnd(prompt: string): Promise<{ jobId: string; costUsd: numbe
     { what: `job ${jobId} to end`, timeoutMs: 300_000, intervalMs: 250 },
   );
   expect(job.status).toBe('completed');
+  // Every call was reserved before it was made and settled after at its cost: the settled sum is the job's cost_usd.
+  expect(job.reservations).toMatchObject({ settled_usd: job.cost_usd, open_usd: 0 });
+  const perCall = await asUser('member', `/api/v1/jobs/${jobId}/reservations`);
+  expect(perCall.status).toBe(200);
+  expect(perCall.body.totals).toEqual(job.reservations);
+  expect(perCall.body.calls).toHaveLength(job.reservations.calls);
+  expect(perCall.body.calls.every((c) => c.state === 'settled' && c.settled_usd === CALL_COST)).toBe(true);
   return { jobId, costUsd: job.cost_usd };
 }
 
@@ -105,7 +117,19 @@ test('spend agrees across My budget, the admin views and the jobs, and the budge
   const listed = await asUser('admin', '/api/admin/users');
   expect(listed.status).toBe(200);
   const row = listed.body.users.find((u) => u.id === member.id);
-  expect(row?.spentCents).toBe(cents);
+  expect(row).toMatchObject({ spentCents: cents, remainingCents: 2_500 - cents });
+
+  // The ingest API's own view of the member's month (the console's My budget page and `keel budget` read it).
+  const own = await asUser('member', '/api/v1/me/budgets');
+  expect(own.status).toBe(200);
+  expect(own.body.user).toEqual({
+    exempt: false,
+    budget_cents: 2_500,
+    spent_cents: cents,
+    remaining_cents: 2_500 - cents,
+    over_budget: false,
+  });
+  expect(own.body.org).toMatchObject({ org_id: ORG, spent_cents: cents });
 
   const budgets = await asUser('admin', `/api/v1/admin/budgets?org=${ORG}`);
   expect(budgets.status).toBe(200);

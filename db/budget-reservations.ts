@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { budgetsFor } from './tenant-budgets';
+import { userBudgetOf } from './user-budget-standings';
 import { withTransaction } from './transaction';
 import { TERMINAL_JOB_STATUSES } from './jobs';
 
@@ -13,7 +14,7 @@ import { TERMINAL_JOB_STATUSES } from './jobs';
  */
 
 /** Which budget a refused reservation would have overshot: the job's ceiling, or a monthly one. */
-export type ReservationScope = 'job' | 'project' | 'org';
+export type ReservationScope = 'job' | 'user' | 'project' | 'org';
 
 export interface ReserveRequest {
   /** The level's deterministic id for this call (`<level_id>#<round>.<ask>`): a retried activity reserves once. */
@@ -45,10 +46,14 @@ export type ReserveOutcome =
       committedUsd: number;
       org_id?: string;
       project_slug?: string;
+      /** A user's own monthly budget: whose. */
+      user_id?: string;
     } & JobCommitment);
 
 /** The job as a reservation needs it: where its spend is counted, and its prompt (the demo model's `#cost=`). */
 export interface ReservedJob {
+  /** The submitter, whose own monthly budget binds the job too (when admission recorded one). */
+  createdBy: string;
   orgId: string | null;
   projectSlug: string | null;
   prompt: string;
@@ -71,6 +76,8 @@ export async function reserveSpend(
   return withTransaction(pool, async (client) => {
     const job = await jobOf(client, request.jobId);
     await lockBudgets(client, job.orgId ?? `job:${request.jobId}`);
+    // The user's jobs may span orgs: their own budget has a lock of its own, always taken second.
+    await lockBudgets(client, `user:${job.createdBy}`);
     const estimateUsd = roundUsd(estimate(job));
     const existing = await client.query<{ reserved_usd: string }>(
       'SELECT reserved_usd FROM budget_reservations WHERE reservation_id = $1',
@@ -96,6 +103,8 @@ export async function reserveSpend(
         ...committed,
       };
     }
+    const userOver = await userOverrun(client, job.createdBy, estimateUsd, request);
+    if (userOver) return { ok: false, estimateUsd, ...userOver, ...committed };
     if (job.orgId !== null) {
       const over = await monthlyOverrun(
         client,
@@ -164,8 +173,13 @@ export async function commitmentOf(db: Pool | PoolClient, jobId: string): Promis
 }
 
 async function jobOf(client: PoolClient, jobId: string): Promise<ReservedJob> {
-  const { rows } = await client.query<{ org_id: string | null; project_slug: string | null; prompt: string | null }>(
-    `SELECT j.org_id, w.project_slug, p.prompt
+  const { rows } = await client.query<{
+    created_by: string;
+    org_id: string | null;
+    project_slug: string | null;
+    prompt: string | null;
+  }>(
+    `SELECT j.created_by, j.org_id, w.project_slug, p.prompt
        FROM job_runs j
        JOIN workflows w ON w.workflow_id = j.workflow_id
        LEFT JOIN prompt_threads p ON p.prompt_id = j.prompt_id
@@ -174,7 +188,7 @@ async function jobOf(client: PoolClient, jobId: string): Promise<ReservedJob> {
   );
   const row = rows[0];
   if (!row) throw new Error(`job ${jobId} has no row: nothing to reserve against`);
-  return { orgId: row.org_id, projectSlug: row.project_slug, prompt: row.prompt ?? '' };
+  return { createdBy: row.created_by, orgId: row.org_id, projectSlug: row.project_slug, prompt: row.prompt ?? '' };
 }
 
 /** One org's budget checks and writes, one at a time (released at commit). */
@@ -244,6 +258,36 @@ async function monthlyOverrun(
     }
   }
   return undefined;
+}
+
+/**
+ * The submitter's own monthly budget (the identity service's, as admission last recorded it: migration 0033) against
+ * this month's spend of all their jobs (job_runs.created_by, as the ledger sums a user's) plus the open reservations of
+ * their unfinished jobs, by the same rule as the org's and project's. Nothing when no budget was recorded or it is null
+ * (an admin, a machine user).
+ */
+async function userOverrun(
+  client: PoolClient,
+  userId: string,
+  estimateUsd: number,
+  request: ReserveRequest,
+): Promise<{ scope: 'user'; limitUsd: number; committedUsd: number; user_id: string } | undefined> {
+  const budgetCents = await userBudgetOf(client, userId);
+  if (budgetCents === undefined || budgetCents === null) return undefined;
+  const { rows } = await client.query<{ settled: string; open: string }>(
+    `WITH month AS (
+       SELECT job_id, status, cost_usd FROM job_runs WHERE created_at >= $1 AND created_by = $2
+     )
+     SELECT (SELECT COALESCE(SUM(cost_usd), 0) FROM month) AS settled,
+            (SELECT COALESCE(SUM(r.reserved_usd), 0) FROM budget_reservations r JOIN month m ON m.job_id = r.job_id
+              WHERE r.state = 'reserved' AND m.status NOT IN (${TERMINAL})) AS open`,
+    [monthStart(request.nowMs), userId],
+  );
+  const committed = roundUsd(usd(rows[0]?.settled) + usd(rows[0]?.open));
+  const limitUsd = budgetCents / 100;
+  const reached = Math.ceil(committed * 100) >= budgetCents;
+  if (!reached && committed + estimateUsd <= limitUsd + 1e-9) return undefined;
+  return { scope: 'user', limitUsd, committedUsd: committed, user_id: userId };
 }
 
 /** The first instant of the calendar month (UTC) of `nowMs`, as the ledger sums spend (jobs/budget.ts monthStart). */

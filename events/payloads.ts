@@ -78,7 +78,9 @@ export const EVENT_PAYLOADS = {
      * decision's question (`call_id`, answered like any ask_user), the call's estimate, the job's settled and reserved
      * spend, the answers offered and the default raise.
      */
-    scope: z.enum(['job', 'project', 'org']).optional(),
+    scope: z.enum(['job', 'user', 'project', 'org']).optional(),
+    /** A user's own monthly budget (scope `user`): whose. */
+    user_id: z.string().optional(),
     org_id: z.string().optional(),
     project_slug: z.string().optional(),
     level_id: levelId.optional(),

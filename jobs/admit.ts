@@ -7,6 +7,7 @@
 import type { Principal } from './visibility';
 import type { QueueStore, RateDecision } from '../queue/queue-store';
 import { OverBudget, RateLimited, Refusal } from '../refusals/refusal';
+import { recordUserBudget, userBudgetOf } from '../db/user-budget-standings';
 import { budgetState, monthStart, userBudgetFigures, type BudgetState } from './budget';
 import { OWN_INGEST_TABLES } from '../db/qualified-tables';
 import type { Queryable, Role } from '../db/users';
@@ -105,12 +106,56 @@ export async function budgetOf(
   unknownUsers: UnknownUsers,
   nowMs = (deps.now ?? Date.now)(),
 ): Promise<BudgetState | undefined> {
-  if (!deps.budget || principal.is_admin) return undefined;
+  if (!deps.budget) return undefined;
+  if (principal.is_admin) {
+    await keepUserBudget(deps, principal.user_id, null);
+    return undefined;
+  }
   const standing = await deps.budget.standing(principal.user_id, nowMs);
   if (standing.user?.disabled) throw new AccountDisabledError();
-  if (!standing.user && unknownUsers === 'exempt') return undefined;
+  if (!standing.user && unknownUsers === 'exempt') {
+    await keepUserBudget(deps, principal.user_id, null);
+    return undefined;
+  }
   const user = standing.user ?? { role: 'user' as const, budgetCents: null };
-  return budgetState(user, standing.spentCents, standing.defaultBudgetCents, monthStart(nowMs));
+  const state = budgetState(user, standing.spentCents, standing.defaultBudgetCents, monthStart(nowMs));
+  await keepUserBudget(deps, principal.user_id, state.exempt ? null : state.budgetCents);
+  return state;
+}
+
+/**
+ * Keeps the user's monthly budget as just read where the workers' reservations read it (migration 0033): their jobs'
+ * model calls are held to it too (docs/budgets.md). null: no cap.
+ */
+async function keepUserBudget(deps: AdmissionDeps, userId: string, budgetCents: number | null): Promise<void> {
+  if (deps.pool) await recordUserBudget(deps.pool, userId, budgetCents);
+}
+
+/**
+ * Reads the user's monthly budget again before one of their jobs is resumed (POST /v1/jobs/:id/resume): a job paused
+ * on it goes on after `retry` once an admin has raised it in the identity service. Only for a user admission recorded a
+ * budget for, and only a user the identity service knows; an identity service that does not answer leaves the recorded
+ * budget as it was (the job then asks again if the call still does not fit) and is logged, not refused.
+ */
+export async function refreshUserBudget(
+  deps: Pick<AdmissionDeps, 'budget' | 'pool' | 'now'>,
+  userId: string,
+  log: { warn: (obj: object, msg: string) => void },
+): Promise<void> {
+  if (!deps.budget || !deps.pool) return;
+  if ((await userBudgetOf(deps.pool, userId)) === undefined) return;
+  try {
+    const standing = await deps.budget.standing(userId, (deps.now ?? Date.now)());
+    const user = standing.user;
+    if (!user) return;
+    await recordUserBudget(
+      deps.pool,
+      userId,
+      user.role === 'admin' ? null : (user.budgetCents ?? standing.defaultBudgetCents),
+    );
+  } catch (err) {
+    log.warn({ err, userId }, 'the user budget could not be read again before a resume: the recorded one stays');
+  }
 }
 
 /**

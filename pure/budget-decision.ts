@@ -6,8 +6,8 @@
  * Update's validator alike. Pure: workflow code imports it.
  */
 
-/** Which budget the call would have overshot. */
-export type BudgetScope = 'job' | 'project' | 'org';
+/** Which budget the call would have overshot: the job's ceiling, or a monthly one (the submitter's own, a project's, an org's). */
+export type BudgetScope = 'job' | 'user' | 'project' | 'org';
 
 export type BudgetDecision =
   { kind: 'raise'; usd: number } | { kind: 'downgrade' } | { kind: 'retry' } | { kind: 'stop' };
@@ -44,13 +44,16 @@ export function budgetQuestion(figures: {
   choices: string[];
   org_id?: string;
   project_slug?: string;
+  user_id?: string;
 }): string {
   const whose =
     figures.scope === 'job'
       ? "the job's budget"
-      : figures.scope === 'project'
-        ? `the monthly budget of project ${figures.project_slug} of org ${figures.org_id}`
-        : `the monthly budget of org ${figures.org_id}`;
+      : figures.scope === 'user'
+        ? `the monthly budget of user ${figures.user_id}`
+        : figures.scope === 'project'
+          ? `the monthly budget of project ${figures.project_slug} of org ${figures.org_id}`
+          : `the monthly budget of org ${figures.org_id}`;
   const retry = figures.scope === 'job' ? '' : ' ("retry" once an admin has raised it)';
   return (
     `Budget reached: the next model call (estimated $${figures.estimateUsd.toFixed(4)}) would take ${whose} past ` +

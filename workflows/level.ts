@@ -481,6 +481,7 @@ async function reserveCall(
           scope: outcome.scope,
           ...(outcome.org_id ? { org_id: outcome.org_id } : {}),
           ...(outcome.project_slug ? { project_slug: outcome.project_slug } : {}),
+          ...(outcome.user_id ? { user_id: outcome.user_id } : {}),
           level_id: levelId,
           call_id: callId,
           estimate_usd: outcome.estimateUsd,

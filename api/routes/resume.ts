@@ -6,6 +6,7 @@ import { resumeJob } from '../../jobs/resume';
 import { recordAnswer } from '../../db/questions';
 import { ErrorSchema } from './chat';
 import { visibleJob } from '../../jobs/visibility';
+import { refreshUserBudget } from '../../jobs/admit';
 
 export const MAX_ANSWER_CHARS = 10_000;
 
@@ -36,6 +37,8 @@ export function resumeRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       async (request) => {
         const principal = principalOf(request);
         const job = await visibleJob(deps, principal, request.params.id);
+        // A `retry` of a job paused on its submitter's monthly budget reads that budget again (docs/budgets.md).
+        await refreshUserBudget(deps, job.created_by, request.log);
         const taken = await resumeJob(deps, job, request.body, request.log);
         const { call_id } = request.body;
         // Who answered is what the job's events cannot say; the console shows it beside the answer.

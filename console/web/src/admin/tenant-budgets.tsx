@@ -47,7 +47,8 @@ export function TenantBudgetsSection() {
       <h2 id="tenant-budgets-title">Org and project budgets</h2>
       <p className="hint">
         Monthly, in dollars, checked when a job is submitted: once an org or project has spent its budget this month,
-        new jobs in it are refused. Running jobs continue. Leave the field empty and press Set to remove a budget.
+        new jobs in it are refused, and a running job pauses before a model call that would pass it (its submitter
+        answers &ldquo;retry&rdquo; once you have raised it). Leave the field empty and press Set to remove a budget.
       </p>
       <div aria-live="polite">
         <ErrorNote error={error} />

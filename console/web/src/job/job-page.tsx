@@ -48,9 +48,14 @@ export function JobPage() {
   // The badge shows the API's status; the row changes when the job starts, waits for a person (a question, an
   // approval, a human task), goes on and ends, each of which the stream shows first.
   useStatusReload(stream.events, job.data?.status, reloadJob);
+  const reloadMonth = monthly.reload;
   useEffect(() => {
-    if (stream.finished) reloadJob();
-  }, [stream.finished, reloadJob]);
+    if (stream.finished) {
+      reloadJob();
+      // The month beside the job's cost includes what the job just spent.
+      reloadMonth();
+    }
+  }, [stream.finished, reloadJob, reloadMonth]);
 
   const refused = job.error ?? stream.error;
   if (refused instanceof ApiError && [401, 403, 404].includes(refused.status)) return <LoadProblem error={refused} />;

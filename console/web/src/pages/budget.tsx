@@ -47,10 +47,13 @@ function BudgetView({ budget }: { budget: Budget }) {
       {budget.overBudget ? (
         <p className="error" role="alert">
           You are over budget: new runs are refused until next month or until an admin raises your budget. Running jobs
-          continue.
+          pause before their next model call until it is raised (then answer &ldquo;retry&rdquo;) or you stop them.
         </p>
       ) : (
-        <p>The cap is checked when a run is submitted; a running job may take you past it.</p>
+        <p>
+          The cap is checked when a run is submitted and before each model call of your running jobs: a call that would
+          pass it pauses the job for your decision.
+        </p>
       )}
     </div>
   );

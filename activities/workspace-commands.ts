@@ -46,6 +46,11 @@ export interface RunCommandInput {
   call: ToolCall;
   /** The level's `commands:` patterns from its scenario. */
   allowed: readonly string[];
+  /**
+   * A command outside the allowlist that an approval let through (docs/toolbelt.md): the script the refused call
+   * reported as `unlisted`. It runs only when the call's command is still exactly this script.
+   */
+  approvedScript?: string;
 }
 
 export interface RunCommandOutcome {
@@ -54,6 +59,8 @@ export interface RunCommandOutcome {
   /** Whether the command ran (now or in an earlier attempt); false for a refusal. */
   ran: boolean;
   exitCode?: number | null;
+  /** A refused command that is one plain command no pattern matched: what would run if an approval allowed it. */
+  unlisted?: { script: string };
 }
 
 function seconds(ms: number): string {
@@ -124,15 +131,22 @@ export function workspaceCommandActivities(deps: { pool: Pool; workspaceRoot: st
       const args = commandArgs.safeParse(parsedArgs);
       if (!args.success) return { ran: false, content: 'run_command needs JSON arguments {"command": string}' };
       const check = checkCommand(args.data.command, input.allowed);
-      if (!check.ok)
-        return { ran: false, content: `run_command refused ${JSON.stringify(args.data.command)}: ${check.reason}` };
+      const approved = !check.ok && check.unlisted !== undefined && check.unlisted.script === input.approvedScript;
+      if (!check.ok && !approved) {
+        return {
+          ran: false,
+          content: `run_command refused ${JSON.stringify(args.data.command)}: ${check.reason}`,
+          ...(check.unlisted ? { unlisted: check.unlisted } : {}),
+        };
+      }
+      const script = check.ok ? check.script : check.unlisted!.script;
 
       const { runKey } = input;
       const claimed = await claimCommandRun(deps.pool, {
         runKey,
         jobId: input.jobId,
         levelId: input.levelId,
-        command: check.script,
+        command: script,
       });
       if (!claimed) {
         const recorded = await findCommandRun(deps.pool, runKey);
@@ -147,7 +161,7 @@ export function workspaceCommandActivities(deps: { pool: Pool; workspaceRoot: st
       let result: SandboxResult;
       try {
         result = await runInSandbox({
-          command: check.script,
+          command: script,
           cwd,
           timeoutMs: limits.timeoutMs,
           outputCapBytes: limits.outputCapBytes,
@@ -159,7 +173,7 @@ export function workspaceCommandActivities(deps: { pool: Pool; workspaceRoot: st
         clearInterval(beat);
       }
       await finishCommandRun(deps.pool, runKey, result);
-      return { ran: true, exitCode: result.exitCode, content: describeRun(check.script, result, limits) };
+      return { ran: true, exitCode: result.exitCode, content: describeRun(script, result, limits) };
     },
   };
 }

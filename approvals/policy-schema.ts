@@ -86,6 +86,8 @@ export const ApprovalPolicySchema = z
     /** Evaluated in order; the first rule that matches decides. No match: a person decides. */
     rules: z.array(ApprovalRuleSchema).max(100).default([]),
     reminders: ReminderScheduleSchema.optional(),
+    /** A command outside a level's allowlist: refused (the default), or sent to an approval (docs/toolbelt.md). */
+    unlisted_commands: z.enum(['refuse', 'approval']).optional(),
   })
   .refine((p) => new Set(p.rules.map((r) => r.id)).size === p.rules.length, 'rule ids must not repeat');
 

@@ -49,6 +49,15 @@ test('a command no pattern matches is refused with the patterns named', () => {
   expect(checkCommand('cat a.md b.md', allowed).ok).toBe(false);
 });
 
+test('an unmatched plain command says what would run (an approval may let it), a shell construct does not', () => {
+  expect(checkCommand('npm install "left pad"', allowed)).toMatchObject({
+    ok: false,
+    unlisted: { script: "npm install 'left pad'" },
+  });
+  expect(checkCommand('npm install; ls', allowed)).not.toHaveProperty('unlisted');
+  expect(checkCommand('npm test', [])).not.toHaveProperty('unlisted');
+});
+
 test('a level with no allowlist runs nothing', () => {
   expect(checkCommand('npm test', [])).toEqual({
     ok: false,

@@ -20,7 +20,12 @@ export const ANY_FURTHER_WORDS = '...';
 export const MAX_COMMAND_CHARS = 2_000;
 
 export type CommandCheck =
-  { ok: true; words: string[]; script: string; pattern: string } | { ok: false; reason: string };
+  | { ok: true; words: string[]; script: string; pattern: string }
+  /**
+   * `unlisted`: the command is one plain command that no pattern matches (not a shell construct, not a level without
+   * commands), so a project whose policy says so may send it to an approval; `script` is what would run.
+   */
+  | { ok: false; reason: string; unlisted?: { script: string } };
 
 type Word = string | { op: string; pattern?: string } | { comment: string };
 
@@ -81,6 +86,7 @@ export function checkCommand(command: string, allowed: readonly string[]): Comma
     return {
       ok: false,
       reason: `not an allowed command; this level may run: ${allowed.map((p) => JSON.stringify(p)).join(', ')}`,
+      unlisted: { script: quote(parsed.words) },
     };
   }
   return { ok: true, words: parsed.words, script: quote(parsed.words), pattern };

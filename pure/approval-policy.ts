@@ -34,6 +34,12 @@ export interface ReminderSchedule {
 export interface ApprovalPolicy {
   rules: ApprovalRule[];
   reminders?: ReminderSchedule;
+  /**
+   * What happens to a `run_command` call no pattern of its level's allowlist matches (docs/toolbelt.md): `refuse`
+   * (the default) answers the model that it is not allowed; `approval` makes it an approval request (action
+   * `run_command <command>`), which the rules see like any other, and the command runs only once approved.
+   */
+  unlisted_commands?: 'refuse' | 'approval';
 }
 
 /** What a policy sees of an approval request: all of it is recorded on the approval (`request`). */

@@ -48,6 +48,7 @@ import {
   APPROVAL_POLICY_PATCH,
   PROVIDER_FALLBACK_PATCH,
   RAISE_BEFORE_ANNOUNCE_PATCH,
+  UNLISTED_COMMAND_APPROVAL_PATCH,
   WAIT_REMINDERS_PATCH,
   ESCALATION_PEOPLE_PATCH,
   WORKSPACE_SNAPSHOT_PATCH,
@@ -648,8 +649,11 @@ async function runTool(run: LevelRun, call: ToolCall, place: string): Promise<To
     case 'run_command': {
       const allowed = input.level.commands ?? [];
       const runKey = `${levelId}#${place}`;
-      const outcome = await runWorkspaceCommand({ jobId: input.ids.job_id, levelId, runKey, call, allowed });
-      return { content: outcome.content };
+      const command = { jobId: input.ids.job_id, levelId, runKey, call, allowed };
+      const outcome = await runWorkspaceCommand(command);
+      // patched: levels recorded before unlisted commands could be approved answered each as refused.
+      if (!outcome.unlisted || !patched(UNLISTED_COMMAND_APPROVAL_PATCH)) return { content: outcome.content };
+      return approveUnlistedCommand(run, command, outcome.unlisted.script, outcome.content);
     }
     case 'ask_user':
       return askUser(run, call.id, args);
@@ -693,6 +697,37 @@ async function askUser(run: LevelRun, callId: string, args: Record<string, unkno
   return { content: timedOut ?? answers.get(callId)! };
 }
 
+/**
+ * A command outside the level's allowlist (docs/toolbelt.md): refused as before unless the project's approval policy
+ * says `unlisted_commands: approval`; then it is an approval request whose action names the command (the policy's rules
+ * see it like any other), and the command runs, under the call's own run key (so at most once), only when approved.
+ */
+async function approveUnlistedCommand(
+  run: LevelRun,
+  command: Parameters<Activities['runWorkspaceCommand']>[0],
+  script: string,
+  refusal: string,
+): Promise<ToolOutcome> {
+  const governed = await approvalPolicyFor({ jobId: run.input.ids.job_id });
+  if (governed.policy?.unlisted_commands !== 'approval') return { content: refusal };
+  const decided = await requestApproval(
+    run,
+    command.call.id,
+    {
+      action: `run_command ${script}`,
+      reason: `${run.role} asks to run a command outside its allowlist (${command.allowed.join(', ')})`,
+    },
+    governed,
+  );
+  if (!decided.approved) {
+    return {
+      content: `run_command declined: ${script} is outside this level's allowlist and its approval was ${decided.content}; it did not run.`,
+    };
+  }
+  const ran = await runWorkspaceCommand({ ...command, approvedScript: script });
+  return { content: ran.content };
+}
+
 const stringList = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.length <= 300).slice(0, 50) : [];
 
@@ -701,7 +736,13 @@ const stringList = (value: unknown): string[] =>
  * APPROVAL_POLICY_PATCH the project's policy sees the request first (docs/approval-policies.md): a rule that matches
  * decides it at once, recorded on the row as `policy:<rule id>`; anything else goes to a person as before.
  */
-async function requestApproval(run: LevelRun, callId: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+async function requestApproval(
+  run: LevelRun,
+  callId: string,
+  args: Record<string, unknown>,
+  /** The project's policy when the caller has read it already (an unlisted command's approval). */
+  prefetched?: Awaited<ReturnType<Activities['approvalPolicyFor']>>,
+): Promise<ToolOutcome & { approved?: boolean }> {
   const { input, levelId, role, emit, decisions } = run;
   const action = typeof args.action === 'string' ? args.action : '';
   const reason = typeof args.reason === 'string' ? args.reason : '';
@@ -710,7 +751,8 @@ async function requestApproval(run: LevelRun, callId: string, args: Record<strin
   // patched: levels recorded before policies and reminders created the approval and waited.
   const policyAware = patched(APPROVAL_POLICY_PATCH);
   const reminding = patched(WAIT_REMINDERS_PATCH);
-  const governed = policyAware || reminding ? await approvalPolicyFor({ jobId: input.ids.job_id }) : undefined;
+  const governed =
+    prefetched ?? (policyAware || reminding ? await approvalPolicyFor({ jobId: input.ids.job_id }) : undefined);
   let facts: ApprovalFacts | undefined;
   let verdict: ReturnType<typeof evaluatePolicy>;
   if (policyAware && governed) {
@@ -750,7 +792,10 @@ async function requestApproval(run: LevelRun, callId: string, args: Record<strin
       action,
     });
     const verb = verdict.decision === 'approve' ? 'approved' : 'rejected';
-    return { content: `${verb} by the project's approval policy (rule ${verdict.rule_id})` };
+    return {
+      content: `${verb} by the project's approval policy (rule ${verdict.rule_id})`,
+      approved: verdict.decision === 'approve',
+    };
   }
   const schedule = reminding ? governed?.policy?.reminders : undefined;
   await waitForPerson(
@@ -789,7 +834,10 @@ async function requestApproval(run: LevelRun, callId: string, args: Record<strin
     });
   }
   const verb = decision.decision === 'approve' ? 'approved' : 'rejected';
-  return { content: decision.comment ? `${verb}: ${decision.comment}` : verb };
+  return {
+    content: decision.comment ? `${verb}: ${decision.comment}` : verb,
+    approved: decision.decision === 'approve',
+  };
 }
 
 /**

@@ -79,3 +79,10 @@ export const FOLLOW_UP_POLICIES_PATCH = 'follow-up-policies';
  * (docs/reminders.md). Escalations recorded before it name the target alone.
  */
 export const ESCALATION_PEOPLE_PATCH = 'escalation-people';
+
+/**
+ * 2026-11-28: a `run_command` call outside its level's allowlist becomes an approval request when the job's project's
+ * approval policy says `unlisted_commands: approval` (docs/toolbelt.md); approved, the command runs, otherwise the
+ * model is told it was declined. Levels recorded before it answer every unlisted command as refused.
+ */
+export const UNLISTED_COMMAND_APPROVAL_PATCH = 'unlisted-command-approval';

@@ -71,6 +71,7 @@ describe('directives: whole tokens, any case', () => {
       slow: true,
       verifyFail: 2,
       look: true,
+      unlistedCommand: false,
     });
     expect(directivesOf('Write hello.md')).toEqual({
       ask: false,
@@ -78,7 +79,9 @@ describe('directives: whole tokens, any case', () => {
       slow: false,
       verifyFail: undefined,
       look: false,
+      unlistedCommand: false,
     });
+    expect(directivesOf('Write hello.md #unlisted-command').unlistedCommand).toBe(true);
   });
 
   it.each(['#looked', '#look-around', 'x#look', '#look.md'])('does not find #look in %j', (prompt) => {

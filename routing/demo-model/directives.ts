@@ -26,6 +26,8 @@ export interface Directives {
   cost: number | undefined;
   /** `#look`: the L4 level lists, searches and reads the workspace with the read tools before it writes. */
   look: boolean;
+  /** `#unlisted-command`: the L4 level's first `run_command` is one no shipped allowlist names (`node --version`). */
+  unlistedCommand: boolean;
 }
 
 // A directive is a whole token: `#ask` counts in `#ask,` or `(#ask)` but not in `#asked`, `x#ask`, `#ask-me`,
@@ -40,6 +42,7 @@ const BUILD_FAIL = new RegExp(String.raw`${BEFORE}#build-fail=(\d+)${AFTER}`, 'i
 const SECURITY_BLOCK = new RegExp(String.raw`${BEFORE}#security-block=(\d+)${AFTER}`, 'i');
 const ADVERSARIAL_BLOCK = new RegExp(String.raw`${BEFORE}#adversarial-block=(\d+)${AFTER}`, 'i');
 const LOOK = new RegExp(`${BEFORE}#look${AFTER}`, 'i');
+const UNLISTED_COMMAND = new RegExp(`${BEFORE}#unlisted-command${AFTER}`, 'i');
 const COST = new RegExp(String.raw`${BEFORE}#cost=(\d+(?:\.\d+)?)${AFTER}`, 'i');
 
 /** The directives in a job prompt (the text after the last `Request:` marker). The first `#verify-fail=N` wins. */
@@ -56,6 +59,7 @@ export function directivesOf(jobPrompt: string): Directives {
     adversarialBlock: numberOf(ADVERSARIAL_BLOCK, jobPrompt),
     cost: numberOf(COST, jobPrompt),
     look: LOOK.test(jobPrompt),
+    unlistedCommand: UNLISTED_COMMAND.test(jobPrompt),
   };
 }
 

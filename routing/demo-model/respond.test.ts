@@ -454,4 +454,17 @@ describe('L4 offered run_command', () => {
       'Wrote hello.md. node --test: exit code 1 (0.3 s, no network)',
     );
   });
+
+  it('#unlisted-command: the first call runs node --version, then writes and runs the tests as usual', () => {
+    const unlisted = (...turn: ChatMessage[]): DemoRequest => ({
+      messages: [system('L4.executor'), user(`${prompt} #unlisted-command`), ...turn],
+      tools: [writeFileTool, runCommandTool],
+    });
+    const first = respond(unlisted());
+    expect(first.message.tool_calls?.map((c) => [c.function.name, c.function.arguments])).toEqual([
+      ['run_command', '{"command":"node --version"}'],
+    ]);
+    const declined = answered(first, "run_command declined: node --version is outside this level's allowlist");
+    expect(respond(unlisted(...declined)).message.tool_calls?.[0]?.function.name).toBe('write_file');
+  });
 });

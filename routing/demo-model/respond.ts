@@ -56,6 +56,9 @@
  * - `run_command` (L4, no directive): while the tool is offered (the `build-and-test` scenario), the executor runs
  *   `node --test` before it writes and again after, each as one call, and its last line names how the last run
  *   ended: `Wrote <path>. node --test: <the result's second line>` (e.g. `exit code 0 (0.2 s, no network)`).
+ * - `#unlisted-command` (L4): with `run_command` offered, the executor's first call runs `node --version` (outside
+ *   `build-and-test`'s allowlist) instead of `node --test`; then as above. A project whose approval policy sends
+ *   unlisted commands to an approval (docs/toolbelt.md) is asked about it.
  * - `#build-fail=N` (L4; N a non-negative integer): while the context's last `Failed builds: <k>` line (0 without
  *   one) has k < N, the executor breaks the build of the template named by the context's `Template: <id> (` line
  *   (build-break.ts): for `ts-library` and `node-service` a second `write_file` call in the same reply writes a
@@ -108,6 +111,8 @@ export const WRITE_FILE_TOOL = 'write_file';
 export const EDIT_FILE_TOOL = 'edit_file';
 /** The command the demo executor runs with `run_command` before and after it writes. */
 export const DEMO_TEST_COMMAND = 'node --test';
+/** The command `#unlisted-command` runs first: no shipped scenario's allowlist names it. */
+export const DEMO_UNLISTED_COMMAND = 'node --version';
 /** The read-only workspace tools `#look` calls (activities/workspace-read.ts). */
 const READ_TOOLS = ['list_files', 'search_files', 'read_file'];
 /** The page `#build-fail=N` links to; no template has it, so a static page's build fails on it. */
@@ -251,7 +256,11 @@ function executorReply(
   // Tests before the change and after it, when the level may run commands.
   const testRuns = offersTool(request, 'run_command') ? toolAnswers(request.messages, 'run_command') : undefined;
   const runTests = () => callReply(toolCall('run_command', { command: DEMO_TEST_COMMAND }));
-  if (testRuns && testRuns.length === 0) return runTests();
+  if (testRuns && testRuns.length === 0) {
+    const { jobPrompt } = splitRequest(userText);
+    if (!directivesOf(jobPrompt).unlistedCommand) return runTests();
+    return callReply(toolCall('run_command', { command: DEMO_UNLISTED_COMMAND }));
+  }
   if (wrote && testRuns && testRuns.length < 2) return runTests();
   if (wrote && testRuns) {
     const ended = testRuns.at(-1)!.split('\n')[1] ?? 'no result';

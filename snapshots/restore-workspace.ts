@@ -24,12 +24,30 @@ export async function missingBlobs(blobs: BlobStore, entries: readonly ManifestE
   return missing;
 }
 
+const TEMPORARY_SUFFIX = '.restore';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A worker killed between writing a file's temporary and renaming it leaves `<file>.<uuid>.restore` behind: a file the
+ * manifest does not name, which list_files and the job's next command would see. The retry removes them before it
+ * writes the file. (An attempt still running elsewhere whose temporary goes fails its rename and is retried.)
+ */
+async function removeStaleTemporaries(file: string): Promise<void> {
+  const prefix = `${path.basename(file)}.`;
+  const names = await fs.readdir(path.dirname(file));
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(TEMPORARY_SUFFIX)) continue;
+    if (!UUID.test(name.slice(prefix.length, -TEMPORARY_SUFFIX.length))) continue;
+    await fs.rm(path.join(path.dirname(file), name), { force: true });
+  }
+}
+
 /**
  * Writes the files of manifest `manifestSha256` into job `jobId`'s working directory, byte for byte, and records each
  * as the job's file (its `job_files` row), so the job's first snapshot carries every unchanged file over without
  * reading it. Each blob's bytes are checked against its name before they are written; each file is written to a
- * temporary name and renamed into place, so a retry after a worker died half-way writes the rest and rewrites nothing
- * torn. Idempotent.
+ * temporary name and renamed into place, so a retry after a worker died half-way writes the rest, rewrites nothing
+ * torn and removes the temporaries a killed attempt left. Idempotent.
  */
 export async function restoreWorkspace(
   deps: { pool: Pool; workspaceRoot: string; blobs: BlobStore },
@@ -48,7 +66,8 @@ export async function restoreWorkspace(
     if (sha256Hex(bytes) !== entry.sha256)
       throw new Error(`blob ${entry.sha256} of ${entry.path} does not match its name`);
     await fs.mkdir(path.dirname(target.absolute), { recursive: true });
-    const temporary = `${target.absolute}.${crypto.randomUUID()}.restore`;
+    await removeStaleTemporaries(target.absolute);
+    const temporary = `${target.absolute}.${crypto.randomUUID()}${TEMPORARY_SUFFIX}`;
     await fs.writeFile(temporary, bytes);
     await fs.rename(temporary, target.absolute);
     await recordJobFile(deps.pool, input.jobId, { path: entry.path, sha256: entry.sha256, sizeBytes: entry.sizeBytes });

@@ -485,7 +485,8 @@ test('restoring again after a worker died half-way puts the manifest back byte f
   // What a killed attempt may leave: a torn file, a missing one, a temporary file of its own.
   const [torn] = listing.body.files;
   await fs.writeFile(path.join(dir, torn!.path), 'half of it');
-  await fs.writeFile(path.join(dir, `${torn!.path}.dead.restore`), 'temporary');
+  const leftover = `${torn!.path}.0b5e8a8e-52d4-4c55-9a3b-3f2f5f0e6c11.restore`;
+  await fs.writeFile(path.join(dir, leftover), 'temporary');
   for (const file of listing.body.files.slice(1)) await fs.rm(path.join(dir, file.path), { force: true });
   const restored = await restoreWorkspace(
     {
@@ -499,4 +500,6 @@ test('restoring again after a worker died half-way puts the manifest back byte f
   for (const file of listing.body.files) {
     expect(sha256Hex(await fs.readFile(path.join(dir, file.path)))).toBe(file.sha256);
   }
+  // The killed attempt's temporary is gone: no file the manifest does not name is left of it.
+  expect((await fs.readdir(dir)).filter((name) => name.endsWith('.restore'))).toEqual([]);
 });

@@ -138,3 +138,23 @@ test('a worker SIGKILLed while its command runs: the retried activity does not r
   expect(retried.content).toContain('not run again: an earlier attempt of this call started it');
   expect(await countOf('slow')).toBe(1);
 });
+
+test('an unlisted command an approval let through runs only when it is exactly the approved script', async () => {
+  const refused = await activities().runWorkspaceCommand(inputFor('unlisted-1', 'node other.js'));
+  expect(refused).toMatchObject({ ran: false, unlisted: { script: 'node other.js' } });
+
+  const before = await countOf('ran');
+  // Another command than the one approved is refused as before, even with an approval in hand.
+  const other = await activities().runWorkspaceCommand({
+    ...inputFor('unlisted-2', 'node ./count.js'),
+    approvedScript: 'node other.js',
+  });
+  expect(other.ran).toBe(false);
+  const approved = await activities().runWorkspaceCommand({
+    ...inputFor('unlisted-3', 'node ./count.js approved'),
+    approvedScript: 'node ./count.js approved',
+  });
+  expect(approved).toMatchObject({ ran: true, exitCode: 0 });
+  expect(approved.content).toContain('args: approved');
+  expect(await countOf('ran')).toBe(before + 1);
+});

@@ -15,6 +15,7 @@ import { connectorActivities } from './connectors';
 import { eventActivities } from './events';
 import { jobActivities } from './jobs';
 import { knowledgeActivities } from './knowledge';
+import { mcpActivities } from './mcp';
 import { modelActivities, type LiveOutputSettings } from './models';
 import { productActivities } from './products';
 import { scenarioActivities } from './scenarios';
@@ -53,6 +54,8 @@ export interface ActivityDeps {
   answerLinks?: AnswerLinkSettings;
   /** Who holds an identity role, for escalations (docs/reminders.md); absent → escalations name their target alone. */
   people?: PeopleDirectory;
+  /** MCP client tools (docs/mcp.md): stdio servers start only where this allows them (local development). */
+  mcp?: { allowStdio?: boolean };
 }
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */
@@ -70,6 +73,7 @@ export function createActivities(deps: ActivityDeps) {
     ...snapshotActivities(deps),
     ...chatActivities(deps),
     ...knowledgeActivities(deps),
+    ...mcpActivities(deps),
     ...connectorActivities(deps),
     ...productActivities(deps),
     ...capabilityActivities(deps),

@@ -42,6 +42,7 @@ import { internalLedgerRoutes } from './routes/internal-ledger';
 import { internalUserRoutes } from './routes/internal-users';
 import { tenantBudgetRoutes } from './routes/tenant-budgets';
 import { approvalPolicyRoutes } from './routes/approval-policies';
+import { mcpServerRoutes } from './routes/mcp-servers';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
@@ -82,8 +83,8 @@ export async function buildApp(
     // The answer-by-link page (docs/answer-links.md): HTML, authorised by the signed token in its URL.
     answerLinkRoutes,
     ...[internalUserRoutes, internalLedgerRoutes],
-    // Keel as an MCP server over Streamable HTTP at /mcp (docs/mcp.md).
-    mcpRoutes,
+    // Keel as an MCP server over Streamable HTTP at /mcp, and the MCP servers projects use (docs/mcp.md).
+    ...[mcpRoutes, mcpServerRoutes],
     // Capabilities, verticals, work, initiatives, intents, stats and the retired localinf paths (issue 17).
     ...[capabilityRoutes, verticalRoutes, workRoutes, initiativeRoutes, intentRoutes, statsRoutes],
   ];

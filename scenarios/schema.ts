@@ -39,7 +39,7 @@ export const FILE_TOOLS: readonly LevelTool[] = ['write_file', 'edit_file', 'run
 export const SCENARIO_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
 /** The fields that only make sense for a level that calls an LLM. */
-const LLM_ONLY_FIELDS = ['tools', 'pins', 'fallback', 'effort', 'requirements', 'commands'] as const;
+const LLM_ONLY_FIELDS = ['tools', 'pins', 'fallback', 'effort', 'requirements', 'commands', 'mcp'] as const;
 
 const slug = z
   .string()
@@ -88,6 +88,18 @@ export const levelSchema = z
           const problem = commandPatternProblem(pattern);
           if (problem) ctx.addIssue({ code: 'custom', message: problem });
         }),
+      )
+      .optional(),
+    // MCP servers attached to the job's project whose tools this level may call (docs/mcp.md): their names, or `*`
+    // for every server the project has. The project's own configuration says which of their tools are allowed.
+    mcp: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^(?:\*|[a-z0-9]+(?:-[a-z0-9]+)*)$/,
+            'must be an MCP server name (a lowercase slug such as tickets) or *',
+          ),
       )
       .optional(),
     // Composed in code, no LLM call (`level_finished.deterministic: true`).

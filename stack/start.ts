@@ -1,6 +1,7 @@
 import { sharedDatabasePeople } from '../approvals/escalation-people';
 import fs from 'node:fs';
 import { webhookSettings } from '../webhooks/config';
+import { mcpClientSettings } from '../mcp/config';
 import { resolveAnswerLinks } from '../answer-links/config';
 import path from 'node:path';
 import type { Pool } from 'pg';
@@ -97,6 +98,7 @@ export async function startStack(env: NodeJS.ProcessEnv, say: (line: string) => 
         secrets,
         liveOutput: config.models.liveOutput,
         webhooks: webhookSettings(stack),
+        mcp: mcpClientSettings(stack),
         answerLinks: answerLinks.settings,
         // The identity service starts after the worker, on this database: escalations read its users once it has.
         people: {

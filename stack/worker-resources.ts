@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { webhookSettings } from '../webhooks/config';
 import { identityServicePeople } from '../approvals/escalation-people';
+import { mcpClientSettings } from '../mcp/config';
 import { resolveAnswerLinks } from '../answer-links/config';
 import { chatWebApiFromEnv } from '../chat-relay/chat-app';
 import { workspaceRoot } from '../config/workspace-root';
@@ -84,6 +85,7 @@ export function openResources(config: WorkerConfig, warn: (line: string) => void
         secrets,
         liveOutput: config.models.liveOutput,
         webhooks: webhookSettings(env),
+        mcp: mcpClientSettings(env),
         answerLinks: answerLinks.settings,
         people: env.IDENTITY_URL
           ? identityServicePeople({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { webhookEnv } from '../webhooks/config';
+import { mcpClientEnv } from '../mcp/config';
 import { answerLinkEnv } from '../answer-links/config';
 import { chatAppEnv } from '../chat-relay/config';
 import { emptyAsUndefined, parseEnv, requireWhenAlone } from '../config/parse-env';
@@ -17,6 +18,7 @@ export const workerEnv = z.object({
   ...temporalEnv.shape,
   ...modelEnv.shape,
   ...webhookEnv.shape,
+  ...mcpClientEnv.shape,
   ...answerLinkEnv.shape,
   ...chatAppEnv.shape,
   ...blobStoreEnv.shape,

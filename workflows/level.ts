@@ -33,7 +33,8 @@ import { answerCommand, keptFile } from './intents';
 import { approvalDecisionSignal } from './human-input';
 import { levelMessages, parseVerdict, preview } from './prompts';
 import { parseReview } from '../pure/review-leads';
-import { toolsFor } from './tools';
+import { toolsFor, withMcpTools } from './tools';
+import { mcpServerOf, unofferedMcpTool, type McpToolset } from '../pure/mcp-tools';
 import { LEVEL_ACTIVITY_RETRY } from './activity-retry';
 import { fallbackAfterWalk, fallbackAtRouting } from './provider-fallback';
 import {
@@ -46,6 +47,7 @@ import {
 } from '../pure/budget-decision';
 import {
   APPROVAL_POLICY_PATCH,
+  MCP_TOOLS_PATCH,
   PROVIDER_FALLBACK_PATCH,
   RAISE_BEFORE_ANNOUNCE_PATCH,
   UNLISTED_COMMAND_APPROVAL_PATCH,
@@ -98,6 +100,13 @@ const { runWorkspaceCommand } = proxyActivities<Activities>({
   retry: LEVEL_ACTIVITY_RETRY,
 });
 
+// MCP client tools (docs/mcp.md): listing connects to each granted server and a call waits for its tool, each with the
+// server's timeout and a few connection tries; a server that is down is an answer, so a retry here is for the database.
+const { listMcpTools, callMcpTool } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: LEVEL_ACTIVITY_RETRY,
+});
+
 // Reads the job's changed files and stores their blobs: longer than a bookkeeping write, and it heartbeats per file.
 const { snapshotWorkspace } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
@@ -131,6 +140,8 @@ interface LevelRun {
   spentUsd: number;
   /** A level of a job that reserves its calls (LevelInput.budget): the ceiling and tier as decisions left them. */
   spend?: { ceilingUsd: number | null; tier: string | undefined; reservedUsd: number };
+  /** The level's MCP tools, listed when it started (its scenario grants servers with `mcp:`). */
+  mcp?: McpToolset;
 }
 
 /** What a level's model calls add up to. */
@@ -183,7 +194,8 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     await emit(handoff.role, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt: handoff.attempt });
   await emit(role, 'node_started', { node_id: levelId, level_id: levelId, role, attempt });
   if (input.level.deterministic || input.intent) return composeInCode(run);
-  const tools = toolsFor(input.level.tools);
+  run.mcp = await mcpToolsOf(run);
+  const tools = withMcpTools(toolsFor(input.level.tools), run.mcp);
   const route = await routeFor(run, tools !== undefined);
   // patched: levels recorded before provider_fallback existed replay without its emit.
   const reportsFallback = patched(PROVIDER_FALLBACK_PATCH);
@@ -230,6 +242,17 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
     throw err;
   }
   return finishLevel(run, tally, verifying, started.occurred_at);
+}
+
+/**
+ * The MCP tools of the servers the level's scenario grants it (`mcp:`), listed by an activity: its result is in the
+ * history, so a replay offers exactly the tools the level first offered. patched: levels recorded before MCP tools
+ * listed none (no scenario could grant them then, so this only guards the workflow's command sequence).
+ */
+async function mcpToolsOf({ input }: LevelRun): Promise<McpToolset | undefined> {
+  const servers = input.level.mcp ?? [];
+  if (servers.length === 0 || !patched(MCP_TOOLS_PATCH)) return undefined;
+  return listMcpTools({ jobId: input.ids.job_id, servers });
 }
 
 /** Routes the level to its candidates (a level offered tools needs a model that calls them) and says so. */
@@ -665,8 +688,40 @@ async function runTool(run: LevelRun, call: ToolCall, place: string): Promise<To
       return { content: await searchKnowledgeBase({ query, k: typeof args.k === 'number' ? args.k : undefined }) };
     }
     default:
+      if (mcpServerOf(call.function.name) !== undefined) return runMcpTool(run, call, place);
       return { content: `unknown tool ${call.function.name}` };
   }
+}
+
+/**
+ * An MCP tool call (docs/mcp.md): one the level offers runs through `callMcpTool`, after an approval when the project
+ * marks the tool as needing one (the `request_approval` path, policies and reminders included); a denied tool, one of
+ * a server that is down, or one never offered is answered with why, and the level goes on.
+ */
+async function runMcpTool(run: LevelRun, call: ToolCall, place: string): Promise<ToolOutcome> {
+  const { input, levelId } = run;
+  const name = call.function.name;
+  const offer = run.mcp?.tools.find((tool) => tool.name === name);
+  if (!offer) return { content: unofferedMcpTool(run.mcp, name) };
+  if (offer.needsApproval) {
+    const shown =
+      call.function.arguments.length > 300 ? `${call.function.arguments.slice(0, 300)}…` : call.function.arguments;
+    const approval = await requestApproval(run, call.id, {
+      action: `call ${offer.tool} on MCP server ${offer.server} with ${shown}`,
+      reason: `the project marks MCP tool ${offer.tool} of ${offer.server} as needing an approval before each call`,
+    });
+    if (!approval.content.startsWith('approved'))
+      return { content: `${name} not called: the approval was ${approval.content}` };
+  }
+  const outcome = await callMcpTool({
+    jobId: input.ids.job_id,
+    callKey: `${levelId}#${place}`,
+    server: offer.server,
+    tool: offer.tool,
+    name,
+    arguments: call.function.arguments,
+  });
+  return { content: outcome.content };
 }
 
 /** The `ask_user` tool: the level waits until a person answers (or, by its schedule, times out); the answer is what the model sees. */

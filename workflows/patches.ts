@@ -86,3 +86,9 @@ export const ESCALATION_PEOPLE_PATCH = 'escalation-people';
  * model is told it was declined. Levels recorded before it answer every unlisted command as refused.
  */
 export const UNLISTED_COMMAND_APPROVAL_PATCH = 'unlisted-command-approval';
+
+/**
+ * 2026-11-28: a level whose scenario grants MCP servers (`mcp:`) lists their tools by an activity when it starts and
+ * offers them beside its own; each call is an activity (docs/mcp.md, "Attaching an MCP server").
+ */
+export const MCP_TOOLS_PATCH = 'mcp-client-tools';

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../routing/chat-types';
+import type { McpToolset } from '../pure/mcp-tools';
 import type { LevelTool } from '../scenarios/types';
 
 const strings = (names: string[]) => Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
@@ -157,4 +158,17 @@ export const TOOL_DEFINITIONS: Record<LevelTool, ToolDefinition> = {
 
 export function toolsFor(names: readonly LevelTool[] | undefined): ToolDefinition[] | undefined {
   return names && names.length > 0 ? names.map((name) => TOOL_DEFINITIONS[name]) : undefined;
+}
+
+/** The level's own tools and its MCP tools (docs/mcp.md), in that order; undefined when it has none. */
+export function withMcpTools(
+  own: ToolDefinition[] | undefined,
+  mcp: McpToolset | undefined,
+): ToolDefinition[] | undefined {
+  const offered = (mcp?.tools ?? []).map((tool): ToolDefinition => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+  const all = [...(own ?? []), ...offered];
+  return all.length > 0 ? all : undefined;
 }

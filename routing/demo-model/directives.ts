@@ -28,6 +28,11 @@ export interface Directives {
   look: boolean;
   /** `#unlisted-command`: the L4 level's first `run_command` is one no shipped allowlist names (`node --version`). */
   unlistedCommand: boolean;
+  /**
+   * `#mcp=<server>/<tool>[?<name>=<value>&…]`: the L4 level calls the MCP tool `mcp__<server>__<tool>` with those
+   * arguments (strings, URL-encoded) before anything else.
+   */
+  mcp: { name: string; args: Record<string, string> } | undefined;
 }
 
 // A directive is a whole token: `#ask` counts in `#ask,` or `(#ask)` but not in `#asked`, `x#ask`, `#ask-me`,
@@ -43,6 +48,7 @@ const SECURITY_BLOCK = new RegExp(String.raw`${BEFORE}#security-block=(\d+)${AFT
 const ADVERSARIAL_BLOCK = new RegExp(String.raw`${BEFORE}#adversarial-block=(\d+)${AFTER}`, 'i');
 const LOOK = new RegExp(`${BEFORE}#look${AFTER}`, 'i');
 const UNLISTED_COMMAND = new RegExp(`${BEFORE}#unlisted-command${AFTER}`, 'i');
+const MCP = new RegExp(String.raw`${BEFORE}#mcp=([a-z0-9]+(?:-[a-z0-9]+)*)/([A-Za-z0-9_.-]+)(?:\?(\S*))?`, 'i');
 const COST = new RegExp(String.raw`${BEFORE}#cost=(\d+(?:\.\d+)?)${AFTER}`, 'i');
 
 /** The directives in a job prompt (the text after the last `Request:` marker). The first `#verify-fail=N` wins. */
@@ -60,7 +66,18 @@ export function directivesOf(jobPrompt: string): Directives {
     cost: numberOf(COST, jobPrompt),
     look: LOOK.test(jobPrompt),
     unlistedCommand: UNLISTED_COMMAND.test(jobPrompt),
+    mcp: mcpOf(jobPrompt),
   };
+}
+
+function mcpOf(jobPrompt: string): Directives['mcp'] {
+  const found = MCP.exec(jobPrompt);
+  if (!found) return undefined;
+  // Sentence punctuation after the directive is not part of its last value.
+  const query = (found[3] ?? '').replace(/[.,;:!)]+$/, '');
+  const args: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(query)) args[key] = value;
+  return { name: `mcp__${found[1]!.toLowerCase()}__${found[2]!.replace(/[.]+$/, '')}`, args };
 }
 
 function numberOf(directive: RegExp, jobPrompt: string): number | undefined {

@@ -74,6 +74,12 @@
  *   person can try cancelling; the delay ends early, without a reply, when the client disconnects, and with a 503
  *   when the server closes. `respond` ignores it and stays pure; the server asks `isSlow` (directives.ts).
  *
+ * - `#mcp=<server>/<tool>[?<name>=<value>&…]` (L4): while the level is offered any tool and no call to
+ *   `mcp__<server>__<tool>` is answered, one call to it with the query's names and values (strings, URL-encoded) as
+ *   its arguments, before anything else; it is called even when not offered (a server that is down offers none), so
+ *   the level's answer for an unavailable tool can be seen. Once answered, the usual L4 reply plus a last line
+ *   `MCP <tool name>: <the answer's first line>`.
+ *
  * - `#cost=<usd>` (any level; a non-negative decimal such as `0.25`): every reply's usage reports `cost: <usd>`, the
  *   field OpenRouter reports a call's price in, so each call of the job costs that much (routing/dispatch.ts charges a
  *   reported cost for a model the catalog prices at nothing) and budgets can be exercised without a key.
@@ -248,6 +254,21 @@ function echoFor(jobPrompt: string): string {
 }
 
 function executorReply(
+  request: DemoRequest,
+  userText: string,
+): { message: AssistantMessage; finish_reason: FinishReason } {
+  const { mcp } = directivesOf(splitRequest(userText).jobPrompt);
+  if (mcp && (request.tools ?? []).length > 0) {
+    const answered = toolAnswer(request.messages, mcp.name);
+    if (answered === undefined) return callReply(toolCall(mcp.name, mcp.args));
+    const reply = executorSteps(request, userText);
+    if (reply.finish_reason !== 'stop' || reply.message.content === null) return reply;
+    return text(`${textOf(reply.message.content)}\nMCP ${mcp.name}: ${oneLine(answered.split('\n')[0] ?? '')}`);
+  }
+  return executorSteps(request, userText);
+}
+
+function executorSteps(
   request: DemoRequest,
   userText: string,
 ): { message: AssistantMessage; finish_reason: FinishReason } {

@@ -70,6 +70,16 @@ function textOfResult(result: { content?: unknown; structuredContent?: unknown }
   return parts.join('\n') || '(no content)';
 }
 
+/**
+ * A tool's input schema as the vendors take it: the JSON Schema object the server listed, without the `$schema`
+ * dialect marker some servers' schema generators add (a vendor that checks its keywords may refuse it).
+ */
+export function parametersOf(inputSchema: Record<string, unknown>): Record<string, unknown> {
+  const parameters = { ...inputSchema };
+  delete parameters.$schema;
+  return parameters;
+}
+
 async function listServer(
   server: McpServerConfig,
   options: McpClientOptions,
@@ -93,7 +103,7 @@ async function listServer(
           server: server.name,
           tool: tool.name,
           description: `${about.slice(0, 1000)} (tool ${tool.name} of MCP server ${server.name})`,
-          parameters: tool.inputSchema,
+          parameters: parametersOf(tool.inputSchema),
           needsApproval: matches(server.tools.needs_approval, tool.name),
         });
       }

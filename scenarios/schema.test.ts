@@ -115,6 +115,13 @@ describe('scenario schema', () => {
     );
   });
 
+  test('mcp: server names or *, on a level that calls a model', () => {
+    expect(problemsOf(withLevel(1, (level) => (level.mcp = ['tickets', '*'])))).toEqual([]);
+    expect(problemsOf(withLevel(1, (level) => (level.mcp = ['Tickets_2'])))).toEqual([
+      'scenario build: levels[1] L2.architect: mcp[0]: must be an MCP server name (a lowercase slug such as tickets) or *',
+    ]);
+  });
+
   test('tools: the file tools are allowed only on L4 levels', () => {
     const input = withLevel(1, (level) => (level.tools = ['ask_user', 'write_file', 'edit_file']));
     expect(problemsOf(input)).toEqual([

@@ -315,3 +315,30 @@ describe('#slow', () => {
     );
   });
 });
+
+describe('#mcp', () => {
+  const writeTool = tool('write_file', ['path', 'content']);
+
+  test('parses the server, the tool and URL-encoded arguments; trailing punctuation is not a value', () => {
+    expect(directivesOf('Write a.md #mcp=tickets/create_ticket?title=Hello%20there&id=T-1.').mcp).toEqual({
+      name: 'mcp__tickets__create_ticket',
+      args: { title: 'Hello there', id: 'T-1' },
+    });
+    expect(directivesOf('#mcp=docs/search').mcp).toEqual({ name: 'mcp__docs__search', args: {} });
+    expect(directivesOf('#mcp=nothing').mcp).toBeUndefined();
+  });
+
+  test('the executor calls the tool first (offered or not), then goes on and names its answer', () => {
+    const first = request('L4.executor', `${greeting} #mcp=tickets/create_ticket?title=Hi`, { tools: [writeTool] });
+    const call = onlyCall(respond(first));
+    expect(call.function).toEqual({ name: 'mcp__tickets__create_ticket', arguments: '{"title":"Hi"}' });
+    const next = answered(first, 'ticket T-1 created: Hi\nmore');
+    expect(onlyCall(respond(next)).function.name).toBe('write_file');
+    const done = answered(next, 'wrote hello.md');
+    expect(textOf(respond(done))).toBe('Wrote hello.md.\nMCP mcp__tickets__create_ticket: ticket T-1 created: Hi');
+  });
+
+  test('a level offered no tools ignores it', () => {
+    expect(respond(request('L4.executor', `${greeting} #mcp=tickets/create_ticket`)).finish_reason).toBe('stop');
+  });
+});

@@ -116,6 +116,22 @@ async function listServer(
   }
 }
 
+/**
+ * The listing of one server within `ms` in all (its connection tries and its pages), so a server that answers slowly
+ * page after page cannot hold the level past its activity's limit.
+ */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new McpUnavailable(`no complete tool list within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface McpCallInput {
   jobId: string;
   /** The call's key: the level and the call's place in it (`<level id>#<round>.<n>`), the same on every retry. */
@@ -156,7 +172,7 @@ export function mcpActivities(deps: McpDeps) {
       const listed = await Promise.all(
         granted.map(async (server) => {
           try {
-            return { server, listed: await listServer(server, options()) };
+            return { server, listed: await withDeadline(listServer(server, options()), 4 * server.timeout_ms) };
           } catch (err) {
             return { server, reason: err instanceof McpUnavailable ? err.message : reasonOf(err) };
           }

@@ -36,7 +36,8 @@ export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 const common = {
   secret_id: SecretIdSchema.optional().describe('the secrets-store id of the bearer token the server expects'),
   tools: McpToolPolicySchema.default({}),
-  timeout_ms: z.number().int().min(1_000).max(300_000).default(DEFAULT_MCP_TIMEOUT_MS),
+  // At most 2 minutes: three connection tries and the request fit the level's 10-minute activity limit.
+  timeout_ms: z.number().int().min(1_000).max(120_000).default(DEFAULT_MCP_TIMEOUT_MS),
 };
 
 const HttpUrl = z

@@ -80,7 +80,8 @@ export function parametersOf(inputSchema: Record<string, unknown>): Record<strin
   return parameters;
 }
 
-async function listServer(
+/** One server's tools as the project's policy lets the levels see them; throws McpUnavailable when it does not answer. */
+export async function listServer(
   server: McpServerConfig,
   options: McpClientOptions,
 ): Promise<{ tools: McpToolOffer[]; denied: string[] }> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import picomatch from 'picomatch';
 import type { Pool } from 'pg';
-import { claimMcpCall, findMcpCall, finishMcpCall, mcpServersForJob } from '../db/mcp-servers';
+import { claimMcpCall, findMcpCall, finishMcpCall, mcpServersForJob } from '../mcp/store';
 import { connectMcp, McpUnavailable, reasonOf, type McpClientOptions } from '../mcp/client';
 import type { McpServerConfig, McpToolPolicy } from '../mcp/server-config';
 import { MCP_TOOL_PREFIX, type McpToolOffer, type McpToolset } from '../pure/mcp-tools';

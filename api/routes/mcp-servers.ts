@@ -6,7 +6,7 @@ import {
   projectMcpServers,
   setMcpServer,
   type McpServerRow,
-} from '../../db/mcp-servers';
+} from '../../mcp/store';
 import { McpServerInputSchema, McpServerNameSchema, McpToolPolicySchema } from '../../mcp/server-config';
 import type { Principal } from '../../jobs/visibility';
 import { Forbidden, NotFound } from '../../refusals/refusal';

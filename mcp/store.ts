@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import type { McpServerConfig, McpServerInput, McpToolPolicy } from '../mcp/server-config';
-import type { Queryable } from './users';
+import type { McpServerConfig, McpServerInput, McpToolPolicy } from './server-config';
+import type { Queryable } from '../db/users';
 
 /** An MCP server attached to a project (migration 0036_mcp_servers.sql); `secret_id` is an id, never a value. */
 export interface McpServerRow {

@@ -14,6 +14,7 @@ import { chatActivities } from './chat';
 import { connectorActivities } from './connectors';
 import { eventActivities } from './events';
 import { jobActivities } from './jobs';
+import { jobSlotActivities } from './job-slots';
 import { knowledgeActivities } from './knowledge';
 import { mcpActivities } from './mcp';
 import { modelActivities, type LiveOutputSettings } from './models';
@@ -65,6 +66,7 @@ export function createActivities(deps: ActivityDeps) {
     ...approvalActivities(deps),
     ...scenarioActivities(),
     ...jobActivities(deps),
+    ...jobSlotActivities(deps),
     ...modelActivities(deps),
     ...budgetActivities(deps),
     ...workspaceActivities(deps),

@@ -43,6 +43,7 @@ import { internalUserRoutes } from './routes/internal-users';
 import { tenantBudgetRoutes } from './routes/tenant-budgets';
 import { approvalPolicyRoutes } from './routes/approval-policies';
 import { mcpServerRoutes } from './routes/mcp-servers';
+import { jobSlotRoutes } from './routes/job-slots';
 
 /**
  * Builds the ingest API over its dependencies without listening, so a test can `inject` or listen
@@ -80,6 +81,7 @@ export async function buildApp(
     ...[workflowRoutes, workflowGraphRoutes, kbRoutes, atlasRoutes, designRoutes, humanTaskRoutes, tokenRoutes],
     ...[scenarioRoutes, questionRoutes, spendRoutes, tenantBudgetRoutes, approvalPolicyRoutes],
     ...[webhookDeliveryRoutes, webhookSubscriptionRoutes],
+    jobSlotRoutes,
     // The answer-by-link page (docs/answer-links.md): HTML, authorised by the signed token in its URL.
     answerLinkRoutes,
     ...[internalUserRoutes, internalLedgerRoutes],

@@ -8,6 +8,7 @@ import { temporalEnv } from '../temporal/config';
 import { blobStoreEnv } from '../snapshots/config';
 import { webhookEnv } from '../webhooks/config';
 import { answerLinkEnv } from '../answer-links/config';
+import { schedulingEnv } from '../jobs/scheduling';
 
 /** The ingest API's environment. The all-in-one stack extends it; `loadApiConfig` is for the API alone. */
 export const apiEnv = z.object({
@@ -19,6 +20,7 @@ export const apiEnv = z.object({
   ...blobStoreEnv.shape,
   ...webhookEnv.shape,
   ...answerLinkEnv.shape,
+  ...schedulingEnv.shape,
   /** 0.0.0.0 in a container; loopback by default so a laptop does not expose the API. */
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -14,6 +14,7 @@ import { workspaceRoot } from '../config/workspace-root';
 import type { BlobStore } from '../snapshots/blob-store';
 import { blobStoreSettings } from '../snapshots/config';
 import { openBlobStore } from '../snapshots/open-blob-store';
+import { schedulingFromEnv } from '../jobs/scheduling';
 
 /** Everything the ingest API needs, built by the entry point (or a test) and handed to buildApp. */
 export interface ApiDeps extends JobsDeps {
@@ -60,6 +61,7 @@ export function apiDepsFromEnv(
     jobBudgetUsd: env.JOB_BUDGET_USD,
     jobBudgetMaxUsd: env.JOB_BUDGET_MAX_USD,
     levelHeartbeatMs: env.LEVEL_HEARTBEAT_MS,
+    scheduling: schedulingFromEnv(env),
     temporalAnswerMs: env.TEMPORAL_DOWN_ANSWER_MS,
     chatApp: chatAppFromEnv(env, resources.secrets),
     internalToken: env.IDENTITY_INTERNAL_TOKEN,

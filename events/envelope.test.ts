@@ -44,6 +44,7 @@ describe('event envelope', () => {
       'reminder_sent',
       'escalated',
       'timed_out',
+      'queued',
     ]);
     const all = Object.values(EVENT_KIND_GROUPS).flat();
     expect(all).toEqual(

@@ -42,7 +42,7 @@ export const EVENT_KIND_GROUPS = {
   /**
    * Keel's own additions (the catalog grows): a follow-up prompt reached a running job; a job forked from another;
    * which follow-up policy applied to a job; how an approval ended and the steps of a wait for a person
-   * (docs/approval-policies.md, docs/reminders.md).
+   * (docs/approval-policies.md, docs/reminders.md); a job waiting for a slot of its org (docs/scheduling.md).
    */
   workflow: [
     'prompt_appended',
@@ -52,6 +52,7 @@ export const EVENT_KIND_GROUPS = {
     'reminder_sent',
     'escalated',
     'timed_out',
+    'queued',
   ],
   skills: [
     'product_build_started',

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import type { IdAllocator } from '../db/ids';
 import type { QueueStore } from '../queue/queue-store';
 import type { AdmissionDeps } from './admit';
+import type { SchedulingSettings } from './scheduling';
 
 /**
  * What the use cases every front door shares (submit, append a prompt, decide, cancel, resume) need: the
@@ -24,4 +25,6 @@ export interface JobsDeps extends AdmissionDeps {
   temporalAnswerMs?: number;
   /** `heartbeat` event interval during long model calls, given to every job (ms). */
   levelHeartbeatMs?: number;
+  /** Fair scheduling (JOB_SCHEDULING, docs/scheduling.md); absent: off, jobs claim no slot. */
+  scheduling?: SchedulingSettings;
 }

@@ -18,6 +18,7 @@ import type { JobsDeps } from './deps';
 import { Invalid, NotFound, Unavailable } from '../refusals/refusal';
 import { listScenarios } from '../scenarios/load';
 import { recordAndStart } from './record-and-start';
+import { jobScheduling } from './scheduling';
 import type { ProjectRef } from './tenant-budgets';
 import { canSee } from './visibility';
 import { insertJobWebhook } from '../db/webhooks';
@@ -49,6 +50,8 @@ export interface JobSubmission {
   followUp?: FollowUpInput;
   /** A new workflow's own follow-up policy (`follow_up_policy` of POST /v1/workflows). */
   workflowFollowUpPolicy?: FollowUpPolicy;
+  /** `metadata.priority`: with fair scheduling on, higher runs first within the org's queue (docs/scheduling.md). */
+  priority?: number;
 }
 
 export interface SubmittedJob {
@@ -181,6 +184,7 @@ export async function submitJob(
       heartbeatEveryMs: deps.levelHeartbeatMs,
       ...(sub.product ? { product: sub.product } : {}),
       ...(sub.followUp ? { followUp: sub.followUp } : {}),
+      ...(deps.scheduling ? { scheduling: jobScheduling(deps.scheduling, principal.org_id, sub.priority) } : {}),
     },
   ];
   const followUp = sub.followUp;

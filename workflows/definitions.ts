@@ -45,6 +45,27 @@ export interface JobInput {
    * `interrupt` the job it waits for (and whose workspace an interrupt carries). Absent for every other job.
    */
   followUp?: FollowUpInput;
+  /**
+   * Fair scheduling (docs/scheduling.md): the job claims a slot of its org before it runs anything and waits `queued`
+   * until it has one. Present only when the API that started it has JOB_SCHEDULING on, so every other job's commands
+   * are unchanged.
+   */
+  scheduling?: JobScheduling;
+}
+
+/** What a job needs to claim a slot: its org and priority, and the deployment's limits when it was submitted. */
+export interface JobScheduling {
+  orgId: string;
+  /** `metadata.priority`: higher runs first within its org's queue. */
+  priority: number;
+  /** Per org unless the org has its own limit (PUT /v1/admin/job-slots/orgs/:org); null: unlimited. */
+  orgSlots: number | null;
+  /** Over every org; null: unlimited. */
+  totalSlots: number | null;
+  /** Off: plain FIFO over every org. */
+  fair: boolean;
+  /** A queued job claims again this often, so a lost `slotGranted` signal cannot strand it (ms). */
+  reclaimMs: number;
 }
 
 /** How a follow-up policy started a job. */
@@ -208,6 +229,8 @@ export const interruptRaisedSignal = defineSignal<[Interrupt]>('interruptRaised'
 /** Child → job: the level got its answer and runs again. */
 export const interruptClearedSignal = defineSignal<[{ call_id: string }]>('interruptCleared');
 /** Job → child: the answer to an ask_user call, relayed from the resume Update. */
+/** Signal: the job's slot was granted (docs/scheduling.md); it claims again to learn it, so a duplicate is harmless. */
+export const slotGrantedSignal = defineSignal('slotGranted');
 export const answerSignal = defineSignal<[{ call_id: string; answer: string }]>('answer');
 
 /*

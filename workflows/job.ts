@@ -49,12 +49,14 @@ import { JobState, type EarlierOutput } from './job-state';
 import { runLevel } from './level';
 import { CarryOver, carryLevel, startFork } from './fork';
 import { awaitPredecessor, startFollowUp } from './follow-up';
+import { JobSlot } from './job-slot';
 import { PRODUCT_SCENARIO, productBuildFor, wantsProductBuild } from './product-job';
 import { isReviewLead, reviewBrief } from '../pure/review-leads';
 import type { Scenario, ScenarioLevel } from '../scenarios/types';
 import {
   BUDGET_PAUSE_PATCH,
   COMPACT_HISTORY_PATCH,
+  FAIR_SCHEDULING_PATCH,
   FOLLOW_UP_POLICIES_PATCH,
   LOCAL_BOOKKEEPING_PATCH,
   RELAY_INTERRUPTS_PATCH,
@@ -125,10 +127,17 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   };
   wireHandlers(run);
   wireFollowUps(run);
+  // Only a job started with fair scheduling on has `scheduling` in its input (docs/scheduling.md).
+  const slot =
+    input.scheduling && patched(FAIR_SCHEDULING_PATCH)
+      ? new JobSlot(jobId, input.projectSlug, input.scheduling)
+      : undefined;
   try {
     // Queued behind another job (enqueue, interrupt): the job stays `queued` until that one has ended. Inside the try,
     // so a cancel while it waits still ends it with its error event.
     if (followUp) await awaitPredecessor(followUp);
+    // Queued for a slot of its org; likewise inside the try.
+    if (slot) await slot.acquire(emit);
     // Inside the try: a job cancelled before a worker took it is cancelled here, and still ends with its error event.
     if (!(await markRunningOnceRecorded(jobId, input.recordWaitMs, compact))) {
       upsertSearchAttributes([{ key: KEEL_STATUS, value: NOT_RECORDED_STATUS }]);
@@ -159,6 +168,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     return await finishJob(run, intent);
   } catch (err) {
     return await failJob(run, err);
+  } finally {
+    // However the job ended (final, error, cancel): its slot goes to the next job. A terminate runs no code here; the
+    // sweeper releases that one (docs/scheduling.md).
+    if (slot) await slot.release();
   }
 }
 

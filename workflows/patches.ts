@@ -92,3 +92,10 @@ export const UNLISTED_COMMAND_APPROVAL_PATCH = 'unlisted-command-approval';
  * offers them beside its own; each call is an activity (docs/mcp.md, "Attaching an MCP server").
  */
 export const MCP_TOOLS_PATCH = 'mcp-client-tools';
+
+/**
+ * 2026-11-28: fair scheduling (docs/scheduling.md): a job whose input has `scheduling` claims a slot of its org before
+ * it runs anything, waits `queued` until granted, and releases the slot however it ends. Only jobs started with
+ * JOB_SCHEDULING on carry `scheduling`, so no job recorded before it takes the new path.
+ */
+export const FAIR_SCHEDULING_PATCH = 'fair-scheduling-slots';

@@ -34,6 +34,11 @@ export const ChatRequestSchema = z.strictObject({
       template: z.string().regex(CATALOG_ID, 'a template id such as static-page').optional(),
       design: z.string().regex(CATALOG_ID, 'a design id such as warm').optional(),
       deploy: z.boolean().optional(),
+      /**
+       * With fair scheduling on (docs/scheduling.md): the job's place in its org's queue, higher first (default 0);
+       * it never moves the job ahead of another org's.
+       */
+      priority: z.number().int().min(-1000).max(1000).optional(),
     })
     .optional(),
   /**
@@ -131,6 +136,7 @@ export function chatRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
                 modelTier: body.metadata?.model_tier,
                 product: productPins(body.metadata),
                 budgetUsd: body.budget_usd,
+                priority: body.metadata?.priority,
                 webhook,
               },
               request.log,

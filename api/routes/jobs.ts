@@ -16,6 +16,7 @@ import { ErrorSchema } from './chat';
 import { fileHeaders } from './job-file-headers';
 import { fileAt, filesAt } from '../../jobs/workspace-at';
 import { blobsOrDefault } from '../../snapshots/open-blob-store';
+import { jobQueueView } from '../../db/job-slots';
 
 const JobParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -69,6 +70,26 @@ export const JobReservationsSchema = z.object({
       }),
     )
     .describe('oldest first, at most 500'),
+});
+
+const WAIT_REASONS = ['org_limit', 'total_limit'] as const;
+
+/**
+ * A job's place under fair scheduling (docs/scheduling.md); null for a job that claimed no slot (scheduling off). While
+ * `state` is `queued` (the job's status is `queued` too), `position` is its place in its org's queue (1 is next) and
+ * `reason` why it waits.
+ */
+export const JobQueueSchema = z.object({
+  state: z.enum(['queued', 'running', 'released']),
+  position: z.number().int().nullable(),
+  // Not `.nullable()`: OpenAPI 3.0 takes a null in an enum only when null is one of its values.
+  reason: z
+    .enum(WAIT_REASONS)
+    .nullable()
+    .meta({ enum: [...WAIT_REASONS, null] }),
+  enqueued_at: z.string(),
+  granted_at: z.string().nullable(),
+  released_at: z.string().nullable(),
 });
 
 export const JobSchema = z.object({
@@ -142,6 +163,7 @@ export const JobSchema = z.object({
       compare: z.string(),
     }),
   ),
+  queue: JobQueueSchema.nullable(),
 });
 
 function iso(date: Date | null): string | null {
@@ -155,11 +177,13 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       { schema: { params: JobParams, response: { 200: JobSchema, 404: ErrorSchema } } },
       async (request) => {
         const job = await visibleJob(deps, principalOf(request), request.params.id);
-        const [pending, fork, forks, reservations] = await Promise.all([
+        const policy = deps.scheduling?.policy ?? { orgSlots: null, totalSlots: null, fair: true };
+        const [pending, fork, forks, reservations, queue] = await Promise.all([
           pendingInput(deps, job, request.log),
           findJobFork(deps.pool, job.job_id),
           listJobForks(deps.pool, job.job_id),
           reservationTotals(deps.pool, job.job_id),
+          jobQueueView(deps.pool, job.job_id, policy),
         ]);
         return {
           job_id: job.job_id,
@@ -195,6 +219,16 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
             created_at: f.created_at.toISOString(),
             compare: `/v1/jobs/${job.job_id}/compare/${f.job_id}`,
           })),
+          queue: queue
+            ? {
+                state: queue.state,
+                position: queue.position,
+                reason: queue.reason,
+                enqueued_at: queue.enqueued_at.toISOString(),
+                granted_at: iso(queue.granted_at),
+                released_at: iso(queue.released_at),
+              }
+            : null,
         };
       },
     );

@@ -11,6 +11,7 @@ import { chatAppRoutes } from '../../chat/routes';
 import type { ApiDeps } from '../../api/deps';
 import type { ActivityDeps } from '../../activities';
 import type { BudgetLookup } from '../../jobs/budget';
+import type { SchedulingSettings } from '../../jobs/scheduling';
 import { identityServiceBudget, sharedDatabaseBudget } from '../../jobs/budget-sources';
 import { OWN_INGEST_TABLES } from '../../db/qualified-tables';
 import type { RateLimits } from '../../api/plugins/principal';
@@ -155,6 +156,8 @@ export interface KeelOptions {
   answerLinks?: { secret: string; ttlSeconds?: number };
   /** Who holds an identity role, for the workers' escalations (docs/reminders.md); absent: targets are not resolved. */
   people?: PeopleDirectory;
+  /** Fair scheduling (docs/scheduling.md): the slots every job claims; absent: off. */
+  scheduling?: SchedulingSettings;
 }
 
 /**
@@ -221,6 +224,7 @@ export async function startKeel(options: KeelOptions): Promise<KeelUnderTest> {
     jobBudgetUsd: options.jobBudgetUsd,
     jobBudgetMaxUsd: options.jobBudgetMaxUsd,
     levelHeartbeatMs: options.levelHeartbeatMs,
+    scheduling: options.scheduling,
     chatApp: options.chat?.app,
     budget: options.identityService
       ? identityServiceBudget({

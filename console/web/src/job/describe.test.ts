@@ -22,6 +22,7 @@ const SAMPLES: { [K in EventKind]: EventPayload<K> } = {
   error: { retryable: false, message: 'the job was cancelled', code: 'cancelled' },
   prompt_appended: { prompt_id: 'p-2', preview: 'also add a footer' },
   follow_up_applied: { policy: 'interrupt', prompt_id: 'p-3', delivered: 'interrupted', next_job_id: 'job-2' },
+  queued: { position: 2, reason: 'org_limit', org_limit: 1 },
   job_forked: {
     source_job_id: 'job-1',
     from_level_run_id: L,

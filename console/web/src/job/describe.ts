@@ -89,6 +89,13 @@ const DESCRIBE: Describers = {
       .filter(Boolean)
       .join(' · '),
   }),
+  queued: (e) => ({
+    title: `Queued, position ${e.payload.position}`,
+    detail:
+      e.payload.reason === 'org_limit'
+        ? `waiting for a slot: the org runs its limit of ${e.payload.org_limit ?? '?'} jobs`
+        : `waiting for a slot: all ${e.payload.total_limit ?? ''} slots of the deployment are taken`.replace('  ', ' '),
+  }),
   job_forked: (e) => ({
     title: `Forked from ${e.payload.source_job_id}`,
     detail: `${e.payload.from_level_run_id ?? 'from the start'}: ${e.payload.carried_level_ids.length} level runs carried over`,

@@ -1,0 +1,233 @@
+import type { Pool, PoolClient } from 'pg';
+import { byPriorityThenSeq, chooseGrants, type QueuedJob, type WaitReason } from '../pure/fair-grant';
+import { withTransaction } from './transaction';
+import type { Queryable } from './users';
+
+/*
+ * Job slots (migration 0032_job_slots.sql, docs/scheduling.md). Every change runs in one transaction under one advisory
+ * lock and ends with a grant pass, so API and worker replicas never grant the same slot twice or leave a free slot
+ * with a job waiting for it.
+ */
+
+/** The deployment's scheduling settings, as the job's input carries them (the API's JOB_SLOTS_* configuration). */
+export interface SlotPolicy {
+  /** Running jobs per org unless the org has its own limit (org_job_limits); null: unlimited. */
+  orgSlots: number | null;
+  /** Running jobs over every org; null: unlimited. */
+  totalSlots: number | null;
+  /** Off: plain FIFO over every org. */
+  fair: boolean;
+}
+
+export interface SlotRequest {
+  jobId: string;
+  orgId: string;
+  projectSlug?: string | null;
+  priority?: number;
+}
+
+/** Where a job stands after a claim. `granted`: other jobs this call granted, to be told (signalled). */
+export type SlotClaim =
+  | { state: 'running'; granted: string[] }
+  | { state: 'queued'; position: number; reason: WaitReason; orgLimit: number | null; granted: string[] }
+  | { state: 'released'; granted: string[] };
+
+async function lock(client: PoolClient): Promise<void> {
+  await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('keel-job-slots', 0))`);
+}
+
+async function orgLimitsOf(db: Queryable, orgs: string[]): Promise<Map<string, number>> {
+  if (orgs.length === 0) return new Map();
+  const { rows } = await db.query<{ org_id: string; max_running: number }>(
+    'SELECT org_id, max_running FROM org_job_limits WHERE org_id = ANY($1)',
+    [orgs],
+  );
+  return new Map(rows.map((r) => [r.org_id, r.max_running]));
+}
+
+/** Grants every free slot to waiting jobs (pure/fair-grant.ts), under the caller's lock; the jobs granted. */
+async function grantPass(client: PoolClient, policy: SlotPolicy): Promise<string[]> {
+  const { rows: live } = await client.query<{
+    job_id: string;
+    org_id: string;
+    priority: number;
+    seq: string;
+    state: 'queued' | 'running';
+  }>(`SELECT job_id, org_id, priority, seq, state FROM job_slots WHERE state <> 'released'`);
+  const queued: QueuedJob[] = live
+    .filter((r) => r.state === 'queued')
+    .map((r) => ({ jobId: r.job_id, orgId: r.org_id, priority: r.priority, seq: Number(r.seq) }));
+  if (queued.length === 0) return [];
+  const running = new Map<string, number>();
+  for (const r of live) if (r.state === 'running') running.set(r.org_id, (running.get(r.org_id) ?? 0) + 1);
+  const orgs = [...new Set(queued.map((q) => q.orgId))];
+  const [limits, { rows: grants }] = await Promise.all([
+    orgLimitsOf(client, orgs),
+    client.query<{ org_id: string; last: Date }>(
+      'SELECT org_id, max(granted_at) AS last FROM job_slots WHERE org_id = ANY($1) AND granted_at IS NOT NULL GROUP BY org_id',
+      [orgs],
+    ),
+  ]);
+  const granted = chooseGrants({
+    queued,
+    running,
+    lastGrant: new Map(grants.map((g) => [g.org_id, g.last.getTime()])),
+    orgLimit: (org) => limits.get(org) ?? policy.orgSlots ?? undefined,
+    totalLimit: policy.totalSlots ?? undefined,
+    fair: policy.fair,
+  });
+  // One row at a time, in grant order, so granted_at orders the grants (the next pass's "granted longest ago").
+  for (const jobId of granted) {
+    await client.query(
+      `UPDATE job_slots SET state = 'running', granted_at = clock_timestamp() WHERE job_id = $1 AND state = 'queued'`,
+      [jobId],
+    );
+  }
+  return granted;
+}
+
+/** Where a queued job stands in its org's queue (1 is next), and why it waits. */
+async function standing(
+  client: PoolClient,
+  jobId: string,
+  policy: SlotPolicy,
+): Promise<{ position: number; reason: WaitReason; orgLimit: number | null }> {
+  const { rows } = await client.query<{ job_id: string; org_id: string; priority: number; seq: string }>(
+    `SELECT job_id, org_id, priority, seq FROM job_slots
+      WHERE state = 'queued' AND org_id = (SELECT org_id FROM job_slots WHERE job_id = $1)`,
+    [jobId],
+  );
+  const queue = rows
+    .map((r) => ({ jobId: r.job_id, orgId: r.org_id, priority: r.priority, seq: Number(r.seq) }))
+    .sort(byPriorityThenSeq);
+  const orgId = queue[0]?.orgId ?? '';
+  const [limits, { rows: counts }] = await Promise.all([
+    orgLimitsOf(client, [orgId]),
+    client.query<{ running: number }>(
+      `SELECT count(*)::int AS running FROM job_slots WHERE state = 'running' AND org_id = $1`,
+      [orgId],
+    ),
+  ]);
+  const orgLimit = limits.get(orgId) ?? policy.orgSlots;
+  const atLimit = orgLimit !== null && (counts[0]?.running ?? 0) >= orgLimit;
+  return {
+    position: queue.findIndex((q) => q.jobId === jobId) + 1,
+    reason: atLimit ? 'org_limit' : 'total_limit',
+    orgLimit,
+  };
+}
+
+/**
+ * A job asks for a slot: its row is added (once: a retried claim finds it), free slots are granted, and the answer is
+ * where the job stands. Idempotent; a released job's claim answers `released` and grants nothing to it again.
+ */
+export async function claimSlot(pool: Pool, request: SlotRequest, policy: SlotPolicy): Promise<SlotClaim> {
+  return withTransaction(pool, async (client) => {
+    await lock(client);
+    await client.query(
+      `INSERT INTO job_slots (job_id, org_id, project_slug, priority, state) VALUES ($1, $2, $3, $4, 'queued')
+       ON CONFLICT (job_id) DO NOTHING`,
+      [request.jobId, request.orgId, request.projectSlug ?? null, request.priority ?? 0],
+    );
+    const granted = await grantPass(client, policy);
+    const { rows } = await client.query<{ state: SlotClaim['state'] }>('SELECT state FROM job_slots WHERE job_id = $1', [
+      request.jobId,
+    ]);
+    const others = granted.filter((id) => id !== request.jobId);
+    const state = rows[0]!.state;
+    if (state !== 'queued') return { state, granted: others };
+    return { state, ...(await standing(client, request.jobId, policy)), granted: others };
+  });
+}
+
+/**
+ * A job gives its slot back (or leaves the queue): whatever it held is released and free slots are granted to the
+ * next jobs, whose ids are returned so the caller tells them. Idempotent.
+ */
+export async function releaseSlots(pool: Pool, jobIds: string[], policy: SlotPolicy): Promise<string[]> {
+  return withTransaction(pool, async (client) => {
+    await lock(client);
+    await client.query(
+      `UPDATE job_slots SET state = 'released', released_at = clock_timestamp()
+        WHERE job_id = ANY($1) AND state <> 'released'`,
+      [jobIds],
+    );
+    return grantPass(client, policy);
+  });
+}
+
+/** The jobs holding or waiting for a slot (the sweeper checks their workflows), oldest first. */
+export async function liveSlots(db: Queryable, limit = 1000): Promise<Array<{ job_id: string; state: string }>> {
+  const { rows } = await db.query<{ job_id: string; state: string }>(
+    `SELECT job_id, state FROM job_slots WHERE state <> 'released' ORDER BY seq LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+/** A job's queue row as GET /v1/jobs/:id shows it: its place while it waits; null for a job that never asked. */
+export interface JobQueueView {
+  state: 'queued' | 'running' | 'released';
+  position: number | null;
+  reason: WaitReason | null;
+  enqueued_at: Date;
+  granted_at: Date | null;
+  released_at: Date | null;
+}
+
+export async function jobQueueView(pool: Pool, jobId: string, policy: SlotPolicy): Promise<JobQueueView | null> {
+  const { rows } = await pool.query<{
+    state: JobQueueView['state'];
+    enqueued_at: Date;
+    granted_at: Date | null;
+    released_at: Date | null;
+  }>('SELECT state, enqueued_at, granted_at, released_at FROM job_slots WHERE job_id = $1', [jobId]);
+  const row = rows[0];
+  if (!row) return null;
+  if (row.state !== 'queued') return { ...row, position: null, reason: null };
+  const client = await pool.connect();
+  try {
+    const { position, reason } = await standing(client, jobId, policy);
+    return { ...row, position, reason };
+  } finally {
+    client.release();
+  }
+}
+
+/** Per org: running and queued jobs, the oldest wait, and the org's own limit (null: the deployment's). */
+export interface OrgQueueRow {
+  org_id: string;
+  running: number;
+  queued: number;
+  oldest_enqueued_at: Date | null;
+  max_running: number | null;
+}
+
+export async function orgQueues(db: Queryable): Promise<OrgQueueRow[]> {
+  const { rows } = await db.query<OrgQueueRow>(
+    `SELECT o.org_id,
+            count(s.job_id) FILTER (WHERE s.state = 'running')::int AS running,
+            count(s.job_id) FILTER (WHERE s.state = 'queued')::int AS queued,
+            min(s.enqueued_at) FILTER (WHERE s.state = 'queued') AS oldest_enqueued_at,
+            l.max_running
+       FROM (SELECT org_id FROM job_slots WHERE state <> 'released' UNION SELECT org_id FROM org_job_limits) o
+       LEFT JOIN job_slots s ON s.org_id = o.org_id AND s.state <> 'released'
+       LEFT JOIN org_job_limits l ON l.org_id = o.org_id
+      GROUP BY o.org_id, l.max_running
+      ORDER BY o.org_id`,
+  );
+  return rows;
+}
+
+/** Sets (or, with null, removes) an org's own limit. */
+export async function setOrgJobLimit(db: Queryable, orgId: string, maxRunning: number | null, by: string) {
+  if (maxRunning === null) {
+    await db.query('DELETE FROM org_job_limits WHERE org_id = $1', [orgId]);
+    return;
+  }
+  await db.query(
+    `INSERT INTO org_job_limits (org_id, max_running, updated_by) VALUES ($1, $2, $3)
+     ON CONFLICT (org_id) DO UPDATE SET max_running = $2, updated_by = $3, updated_at = now()`,
+    [orgId, maxRunning, by],
+  );
+}

@@ -1,0 +1,216 @@
+/**
+ * Fair scheduling between tenants (docs/scheduling.md) against the real Temporal dev server, the real API and a real
+ * worker: one slot for the whole deployment, so every job after the first waits `queued`. Jobs hold their slot
+ * deterministically by pausing on a question (`#ask`); each way a job can end frees the slot for the next queued job.
+ */
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createToken } from '../../db/tokens';
+import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
+import { eventually } from './eventually';
+
+let infra: Infrastructure;
+let temporal: TestWorkflowEnvironment;
+let keel: KeelUnderTest;
+let orgB: string;
+
+interface JobView {
+  status: string;
+  queue: {
+    state: 'queued' | 'running' | 'released';
+    position: number | null;
+    reason: string | null;
+  } | null;
+  pending: { questions: Array<{ call_id: string }> | null } | null;
+}
+
+beforeAll(async () => {
+  infra = await startInfrastructure();
+  temporal = infra.temporal;
+  keel = await startKeel({
+    ...infra,
+    scheduling: {
+      policy: { orgSlots: null, totalSlots: 1, fair: true },
+      // Long enough that a grant reaches the next job by its signal, not by the backstop claim.
+      reclaimMs: 10 * 60_000,
+      // The sweeper finds a job terminated from outside quickly.
+      sweepMs: 300,
+    },
+  });
+  await keel.startWorker();
+  orgB = (await createToken(infra.db.pool, { userId: 'bea', orgId: 'org-b', isAdmin: false })).token;
+}, 120_000);
+
+/** Every job a test submitted, so one failing test does not leave the slot held for the next. */
+const submitted: Array<{ jobId: string; token: string }> = [];
+
+afterEach(async () => {
+  for (const { jobId, token } of submitted.splice(0)) {
+    if (!['completed', 'failed', 'cancelled'].includes((await view(jobId, token)).status)) await cancel(jobId, token);
+  }
+  await eventually(
+    async () => {
+      const { rows } = await infra.db.pool.query(`SELECT 1 FROM job_slots WHERE state <> 'released'`);
+      return rows.length === 0;
+    },
+    { what: 'every slot released after the test' },
+  );
+});
+
+afterAll(async () => {
+  await keel?.close();
+  await infra?.close();
+});
+
+async function submit(prompt: string, options: { token?: string; priority?: number } = {}): Promise<string> {
+  const res = await fetch(`${keel.baseUrl}/v1/chat`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${options.token ?? keel.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      prompt,
+      ...(options.priority !== undefined ? { metadata: { priority: options.priority } } : {}),
+    }),
+  });
+  expect(res.status).toBe(202);
+  const jobId = ((await res.json()) as { job_id: string }).job_id;
+  submitted.push({ jobId, token: options.token ?? keel.token });
+  return jobId;
+}
+
+async function view(jobId: string, token = keel.token): Promise<JobView> {
+  const res = await fetch(`${keel.baseUrl}/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as JobView;
+}
+
+/** A job holding the slot: paused on its question, so it keeps running until it is answered or ended. */
+async function holding(jobId: string, token = keel.token): Promise<JobView> {
+  return eventually(
+    async () => {
+      const v = await view(jobId, token);
+      return v.status === 'paused' && v.queue?.state === 'running' ? v : undefined;
+    },
+    { what: `${jobId} running and paused on its question`, timeoutMs: 90_000 },
+  );
+}
+
+async function queued(jobId: string, token = keel.token): Promise<JobView> {
+  return eventually(
+    async () => {
+      const v = await view(jobId, token);
+      return v.status === 'queued' && v.queue?.state === 'queued' ? v : undefined;
+    },
+    { what: `${jobId} queued`, timeoutMs: 60_000 },
+  );
+}
+
+async function cancel(jobId: string, token = keel.token): Promise<void> {
+  const res = await fetch(`${keel.baseUrl}/v1/jobs/${jobId}/cancel`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(res.status).toBe(202);
+}
+
+async function released(jobId: string, token = keel.token): Promise<void> {
+  await eventually(async () => ((await view(jobId, token)).queue?.state === 'released' ? true : undefined), {
+    what: `${jobId}'s slot released`,
+    timeoutMs: 60_000,
+  });
+}
+
+test('a queued job says where it waits and why, and starts when a cancel frees the slot', async () => {
+  const first = await submit('Write a.md #ask');
+  await holding(first);
+  const second = await submit('Write b.md #ask');
+  const waiting = await queued(second);
+  expect(waiting.queue).toMatchObject({ position: 1, reason: 'total_limit' });
+  // The job reads queued as soon as its claim commits; its `queued` event follows.
+  const announced = await eventually(
+    async () => {
+      const { rows } = await infra.db.pool.query<{ payload: unknown }>(
+        `SELECT envelope->'payload' AS payload FROM job_events WHERE job_id = $1 AND kind = 'queued'`,
+        [second],
+      );
+      return rows.length > 0 ? rows.map((r) => r.payload) : undefined;
+    },
+    { what: `${second}'s queued event` },
+  );
+  expect(announced).toEqual([{ position: 1, reason: 'total_limit', org_limit: null, total_limit: 1 }]);
+
+  await cancel(first);
+  await released(first);
+  await holding(second);
+  await cancel(second);
+  await released(second);
+});
+
+test('a job terminated from outside (the Temporal UI) has its slot freed by the sweeper', async () => {
+  const first = await submit('Write c.md #ask');
+  await holding(first);
+  const second = await submit('Write d.md #ask');
+  await queued(second);
+  await temporal.client.workflow.getHandle(first).terminate('terminated from the Temporal UI');
+  await released(first);
+  await holding(second);
+  await cancel(second);
+  await released(second);
+});
+
+test('a job that fails frees its slot', async () => {
+  const first = await submit('Write e.md #ask #verify-fail=9');
+  const paused = await holding(first);
+  const second = await submit('Write f.md #ask');
+  await queued(second);
+  const callId = paused.pending!.questions![0]!.call_id;
+  const answered = await fetch(`${keel.baseUrl}/v1/jobs/${first}/resume`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ call_id: callId, answer: 'go on' }),
+  });
+  expect(answered.status).toBe(200);
+  await eventually(async () => ((await view(first)).status === 'failed' ? true : undefined), {
+    what: `${first} failed`,
+    timeoutMs: 120_000,
+  });
+  await released(first);
+  await holding(second);
+  await cancel(second);
+  await released(second);
+});
+
+test("fair share: org B's first job takes the next slot ahead of org A's backlog", async () => {
+  const holder = await submit('Write g.md #ask');
+  await holding(holder);
+  const backlog: string[] = [];
+  for (const name of ['h', 'i', 'j']) backlog.push(await submit(`Write ${name}.md #ask`));
+  for (const jobId of backlog) await queued(jobId);
+  const fromB = await submit('Write k.md #ask', { token: orgB });
+  expect((await queued(fromB, orgB)).queue).toMatchObject({ position: 1 });
+
+  await cancel(holder);
+  await holding(fromB, orgB);
+  for (const jobId of backlog) expect((await view(jobId)).queue?.state).toBe('queued');
+
+  // Then org A's backlog, in its order.
+  await cancel(fromB, orgB);
+  await holding(backlog[0]!);
+  expect((await view(backlog[1]!)).queue).toMatchObject({ state: 'queued', position: 1 });
+  for (const jobId of backlog) await cancel(jobId);
+  for (const jobId of backlog) await released(jobId);
+});
+
+test("priority orders an org's own queue", async () => {
+  const holder = await submit('Write l.md #ask');
+  await holding(holder);
+  const low = await submit('Write m.md #ask');
+  const high = await submit('Write n.md #ask', { priority: 5 });
+  expect((await queued(high)).queue).toMatchObject({ position: 1 });
+  expect((await queued(low)).queue).toMatchObject({ position: 2 });
+  await cancel(holder);
+  await holding(high);
+  expect((await view(low)).queue?.state).toBe('queued');
+  await cancel(high);
+  await holding(low);
+  await cancel(low);
+  await released(low);
+});

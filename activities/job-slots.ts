@@ -2,6 +2,7 @@ import { sleep } from '@temporalio/activity';
 import type { Pool } from 'pg';
 import { claimSlot, releaseSlots, type SlotClaim, type SlotPolicy, type SlotRequest } from '../db/job-slots';
 import { ROW_APPEAR_WAIT_MS } from './jobs';
+import { jobQueueWaitSeconds } from '../metrics/series';
 
 /** A job's slot (docs/scheduling.md): claimed before its first level, released however it ends. */
 export function jobSlotActivities(deps: { pool: Pool }) {
@@ -12,6 +13,8 @@ export function jobSlotActivities(deps: { pool: Pool }) {
       policy: SlotPolicy;
     }): Promise<SlotClaim & { recorded: boolean }> {
       const claim = await claimSlot(deps.pool, input.request, input.policy);
+      // A job claims until it first sees its grant, so each wait is observed once (twice only for a retried claim).
+      if (claim.state === 'running') jobQueueWaitSeconds.observe({ org: input.request.orgId }, claim.waitedMs / 1000);
       // A queued job announces itself with an event, which needs its row: the submission commits it just after the
       // Temporal start (jobs/record-and-start.ts), so wait for it a moment, as the first status write does.
       return { ...claim, recorded: claim.state !== 'queued' || (await rowAppears(deps.pool, input.request.jobId)) };

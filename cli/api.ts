@@ -54,6 +54,11 @@ export const JobView = z.looseObject({
   status: z.string(),
   // Absent from an API older than the field.
   pending: PendingInput.nullable().optional(),
+  // A job's place under fair scheduling (docs/scheduling.md); absent from an API older than it.
+  queue: z
+    .looseObject({ state: z.string(), position: z.number().nullable(), reason: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export function getJob(target: ApiTarget, jobId: string) {
   return reach(target, async (client) => JobView.parse(dataOf(await client.GET('/v1/jobs/{id}', id(jobId)))));

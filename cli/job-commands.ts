@@ -49,6 +49,11 @@ export async function runJobs(target: ApiTarget, args: string[], style: RenderSt
   // A paused job's row says what it waits for and the command that answers it (one request per paused job).
   for (const row of rows) {
     if (row.status === 'pending') row.pending = (await getJob(target, row.job_id)).pending ?? null;
+    // A job waiting for a slot of its org (docs/scheduling.md): its place in the org's queue and why it waits.
+    if (row.status === 'queued') {
+      const queue = (await getJob(target, row.job_id)).queue;
+      if (queue?.state === 'queued') row.queue = { position: queue.position, reason: queue.reason };
+    }
   }
   if (values.json) {
     console.log(JSON.stringify(rows, null, 2));

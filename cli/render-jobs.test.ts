@@ -31,4 +31,15 @@ describe('keel jobs table', () => {
     expect(table).toContain('…');
     expect(renderJobRows([], { color: false })).toBe('no jobs');
   });
+
+  test("a job waiting for a slot shows its place in its org's queue", () => {
+    const waiting = { ...row('job-q', 'queued', null), queue: { position: 3, reason: 'org_limit' } };
+    const lines = renderJobRows([row('job-r', 'running', null), waiting], { color: false }).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'JOB    STATUS     UPDATED (UTC)        WORKFLOW  SCENARIO  PROJECT',
+      'job-r  running    2026-11-24 11:21:38  wf-12     build     -',
+      'job-q  queued #3  2026-11-24 11:21:38  wf-12     build     -',
+    ]);
+    expect(lines.at(-1)).toContain("N-th in its org's queue");
+  });
 });

@@ -12,6 +12,13 @@ export interface JobRow {
   scenario: string;
   /** What a paused job waits for (GET /v1/jobs/:id), on pending rows only. */
   pending?: PendingInput | null;
+  /** Where a job waiting for a slot stands in its org's queue (docs/scheduling.md), on queued rows only. */
+  queue?: { position: number | null; reason: string | null };
+}
+
+/** The status cell: a queued job waiting for a slot says its place, `queued #3`. */
+function statusCell(row: JobRow): string {
+  return row.queue?.position ? `${row.status} #${row.queue.position}` : row.status;
 }
 
 /** Quoted for a POSIX shell when it holds anything but plain id characters. */
@@ -58,7 +65,7 @@ export function renderJobRows(rows: JobRow[], style: RenderStyle): string {
   if (rows.length === 0) return 'no jobs';
   const cells = rows.map((row) => [
     row.job_id,
-    row.status,
+    statusCell(row),
     row.updated_at.replace('T', ' ').slice(0, 19),
     row.workflow_id,
     row.scenario,
@@ -72,10 +79,14 @@ export function renderJobRows(rows: JobRow[], style: RenderStyle): string {
         const last = i === values.length - 1;
         const used = widths.slice(0, i).reduce((sum, w) => sum + w + 2, 0);
         const text = last && style.width ? fit(value, Math.max(4, style.width - used)) : value.padEnd(widths[i]!);
-        const tone = TONES[value];
+        const tone = TONES[value.split(' ')[0]!];
         return paintStatus && i === 1 && style.color && tone ? `\u001b[${tone[0]}m${text}\u001b[${tone[1]}m` : text;
       })
       .join('  ')
       .trimEnd();
-  return [line(header, false), ...cells.map((c) => line(c, true))].join('\n');
+  const table = [line(header, false), ...cells.map((c) => line(c, true))];
+  if (rows.some((r) => r.queue)) {
+    table.push('', "#N: the job waits for a slot of its org, N-th in its org's queue (docs/scheduling.md)");
+  }
+  return table.join('\n');
 }

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { byPriorityThenSeq, chooseGrants, type QueuedJob, type WaitReason } from '../pure/fair-grant';
+import { byPriorityThenSeq, chooseGrants, type QueuedJob, type WaitReason } from './fair-grant';
 import { withTransaction } from './transaction';
 import type { Queryable } from './users';
 
@@ -28,7 +28,7 @@ export interface SlotRequest {
 
 /** Where a job stands after a claim. `granted`: other jobs this call granted, to be told (signalled). */
 export type SlotClaim =
-  | { state: 'running'; granted: string[] }
+  | { state: 'running'; granted: string[]; /** From enqueue to grant. */ waitedMs: number }
   | { state: 'queued'; position: number; reason: WaitReason; orgLimit: number | null; granted: string[] }
   | { state: 'released'; granted: string[] };
 
@@ -130,11 +130,14 @@ export async function claimSlot(pool: Pool, request: SlotRequest, policy: SlotPo
       [request.jobId, request.orgId, request.projectSlug ?? null, request.priority ?? 0],
     );
     const granted = await grantPass(client, policy);
-    const { rows } = await client.query<{ state: SlotClaim['state'] }>('SELECT state FROM job_slots WHERE job_id = $1', [
-      request.jobId,
-    ]);
+    const { rows } = await client.query<{ state: SlotClaim['state']; waited_ms: number | null }>(
+      `SELECT state, (extract(epoch FROM granted_at - enqueued_at) * 1000)::float8 AS waited_ms
+         FROM job_slots WHERE job_id = $1`,
+      [request.jobId],
+    );
     const others = granted.filter((id) => id !== request.jobId);
     const state = rows[0]!.state;
+    if (state === 'running') return { state, granted: others, waitedMs: rows[0]!.waited_ms ?? 0 };
     if (state !== 'queued') return { state, granted: others };
     return { state, ...(await standing(client, request.jobId, policy)), granted: others };
   });

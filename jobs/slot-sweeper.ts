@@ -1,7 +1,8 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
-import { liveSlots, releaseSlots, type SlotPolicy } from '../db/job-slots';
+import { liveSlots, orgQueues, releaseSlots, type SlotPolicy } from '../db/job-slots';
+import { jobQueueDepth, jobSlotsRunning } from '../metrics/series';
 import { slotGrantedSignal } from '../workflows/definitions';
 
 /** What the sweeper and an admin's limit change need: the database, the process's Temporal client, the policy. */
@@ -61,6 +62,13 @@ export async function sweepSlots(deps: SlotSweepDeps): Promise<{ released: strin
     batch.forEach((row, j) => closed[j] && released.push(row.job_id));
   }
   const granted = await tellGranted(deps, await releaseSlots(deps.pool, released, deps.policy));
+  const orgs = await orgQueues(deps.pool);
+  jobQueueDepth.reset();
+  jobSlotsRunning.reset();
+  for (const org of orgs) {
+    jobQueueDepth.set({ org: org.org_id }, org.queued);
+    jobSlotsRunning.set({ org: org.org_id }, org.running);
+  }
   return { released, granted };
 }
 

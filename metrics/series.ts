@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { registry } from './registry';
 
 // Every series Keel exports, in one place so docs/metrics.md can be checked against it. Labels are bounded sets
@@ -113,5 +113,27 @@ export const connectorRecords = new Counter({
   name: 'keel_connector_records_total',
   help: 'Records a connector run wrote into the knowledge hub, by connector.',
   labelNames: ['connector'] as const,
+  registers,
+});
+
+// Fair scheduling (docs/scheduling.md). `org` is a label here, unlike ids elsewhere: orgs are the tenants an operator
+// watches the queue of, a set as bounded as the deployment's customers.
+export const jobQueueDepth = new Gauge({
+  name: 'keel_job_queue_depth',
+  help: 'Jobs waiting for a slot, by org (set by the API at each slot sweep).',
+  labelNames: ['org'] as const,
+  registers,
+});
+export const jobSlotsRunning = new Gauge({
+  name: 'keel_job_slots_running',
+  help: 'Jobs holding a slot, by org (set by the API at each slot sweep).',
+  labelNames: ['org'] as const,
+  registers,
+});
+export const jobQueueWaitSeconds = new Histogram({
+  name: 'keel_job_queue_wait_seconds',
+  help: 'Time a job waited for its slot, from its claim to its grant, by org (observed by the worker that saw the grant).',
+  labelNames: ['org'] as const,
+  buckets: [0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 1800, 3600],
   registers,
 });

@@ -93,7 +93,9 @@ export class JobSlot {
   private async tell(granted: string[]): Promise<void> {
     let pending = granted;
     while (pending.length > 0) {
-      const sent = await Promise.allSettled(pending.map((id) => getExternalWorkflowHandle(id).signal(slotGrantedSignal)));
+      const sent = await Promise.allSettled(
+        pending.map((id) => getExternalWorkflowHandle(id).signal(slotGrantedSignal)),
+      );
       const closed = pending.filter((_, i) => sent[i]!.status === 'rejected');
       pending = closed.length > 0 ? await releaseJobSlots({ jobIds: closed, policy: this.policy }) : [];
     }

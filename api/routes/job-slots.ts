@@ -46,13 +46,14 @@ function requireAdmin(principal: Principal): void {
  * that ended without releasing them, started with the app when JOB_SCHEDULING is on and stopped when it closes.
  */
 export function jobSlotRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
-  const scheduling = deps.scheduling;
-  const policy = scheduling?.policy ?? { orgSlots: null, totalSlots: null, fair: true };
+  // Read when used, not when the routes are built (the OpenAPI document is built with no dependencies).
+  const policyOf = () => deps.scheduling?.policy ?? { orgSlots: null, totalSlots: null, fair: true };
 
   async function view() {
+    const policy = policyOf();
     const orgs = await orgQueues(deps.pool);
     return {
-      enabled: scheduling !== undefined,
+      enabled: deps.scheduling !== undefined,
       fair: policy.fair,
       default_max_running: policy.orgSlots,
       total_max_running: policy.totalSlots,
@@ -67,15 +68,16 @@ export function jobSlotRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   }
 
   return async (app) => {
-    if (scheduling) {
-      let stop: (() => Promise<void>) | undefined;
-      app.addHook('onReady', async () => {
-        stop = startSlotSweeper({ pool: deps.pool, temporal: deps.temporal, policy }, scheduling.sweepMs, app.log);
-      });
-      app.addHook('onClose', async () => {
-        await stop?.();
-      });
-    }
+    let stop: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      const scheduling = deps.scheduling;
+      if (!scheduling) return;
+      const sweep = { pool: deps.pool, temporal: deps.temporal, policy: scheduling.policy };
+      stop = startSlotSweeper(sweep, scheduling.sweepMs, app.log);
+    });
+    app.addHook('onClose', async () => {
+      await stop?.();
+    });
 
     app.get('/v1/admin/job-slots', { schema: { response: { 200: JobSlotsSchema, ...errors } } }, async (request) => {
       requireAdmin(principalOf(request));
@@ -97,8 +99,12 @@ export function jobSlotRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         const { org } = request.params;
         await setOrgJobLimit(deps.pool, org, request.body.max_running, principal.user_id);
         // A raised limit frees slots now: grant them and tell the jobs, rather than wait for the next sweep.
-        if (scheduling) {
-          await tellGranted({ pool: deps.pool, temporal: deps.temporal, policy }, await releaseSlots(deps.pool, [], policy));
+        const policy = deps.scheduling?.policy;
+        if (policy) {
+          await tellGranted(
+            { pool: deps.pool, temporal: deps.temporal, policy },
+            await releaseSlots(deps.pool, [], policy),
+          );
         }
         const row = (await view()).orgs.find((o) => o.org_id === org);
         return row ?? { org_id: org, running: 0, queued: 0, oldest_queued_at: null, max_running: null };

@@ -47,8 +47,9 @@ const documentOf = (build: () => Promise<FastifyInstance>): Promise<unknown> =>
 
 /** The ingest API built only to read it (its routes, its plugins), without a database or a listening port. */
 export function ingestApiToRead(): Promise<FastifyInstance> {
-  // The settings the app reads while registering routes (the SSE plugin's heartbeat).
-  return buildApp(standIn<ApiDeps>('deps', { heartbeatMs: 15_000 }), { logger: false });
+  // The settings the app reads while registering routes (the SSE plugin's heartbeat) or when ready (scheduling off: no
+  // slot sweeper).
+  return buildApp(standIn<ApiDeps>('deps', { heartbeatMs: 15_000, scheduling: undefined }), { logger: false });
 }
 
 /** The ingest API's OpenAPI document, as `GET /openapi.json` serves it. */

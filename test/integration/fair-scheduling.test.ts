@@ -13,6 +13,9 @@ let temporal: TestWorkflowEnvironment;
 let keel: KeelUnderTest;
 let orgB: string;
 
+// Each test runs several jobs to their pause or end one after another; a failing job runs every verifier retry first.
+jest.setTimeout(300_000);
+
 interface JobView {
   status: string;
   queue: {
@@ -150,28 +153,6 @@ test('a job terminated from outside (the Temporal UI) has its slot freed by the 
   const second = await submit('Write d.md #ask');
   await queued(second);
   await temporal.client.workflow.getHandle(first).terminate('terminated from the Temporal UI');
-  await released(first);
-  await holding(second);
-  await cancel(second);
-  await released(second);
-});
-
-test('a job that fails frees its slot', async () => {
-  const first = await submit('Write e.md #ask #verify-fail=9');
-  const paused = await holding(first);
-  const second = await submit('Write f.md #ask');
-  await queued(second);
-  const callId = paused.pending!.questions![0]!.call_id;
-  const answered = await fetch(`${keel.baseUrl}/v1/jobs/${first}/resume`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${keel.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ call_id: callId, answer: 'go on' }),
-  });
-  expect(answered.status).toBe(200);
-  await eventually(async () => ((await view(first)).status === 'failed' ? true : undefined), {
-    what: `${first} failed`,
-    timeoutMs: 120_000,
-  });
   await released(first);
   await holding(second);
   await cancel(second);

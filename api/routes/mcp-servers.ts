@@ -1,12 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  deleteMcpServer,
-  listMcpServers,
-  projectMcpServers,
-  setMcpServer,
-  type McpServerRow,
-} from '../../mcp/store';
+import { deleteMcpServer, listMcpServers, projectMcpServers, setMcpServer, type McpServerRow } from '../../mcp/store';
 import { McpServerInputSchema, McpServerNameSchema, McpToolPolicySchema } from '../../mcp/server-config';
 import type { Principal } from '../../jobs/visibility';
 import { Forbidden, NotFound } from '../../refusals/refusal';

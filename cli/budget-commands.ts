@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { dataOf } from '../clients/client';
 import { UsageError, type ApiTarget } from './api';
 import { reach } from './api-request';
+import { table } from './table';
 
 const Month = {
   budget_cents: z.number().nullable(),
@@ -181,14 +182,4 @@ export function renderReservations(r: JobReservations): string {
   if (r.calls.length === 0) return head;
   const cells = r.calls.map((c) => [c.level_id, c.model, c.state, money(c.reserved_usd), money(c.settled_usd)]);
   return [head, '', table(['LEVEL', 'MODEL', 'STATE', 'RESERVED', 'SETTLED'], cells)].join('\n');
-}
-
-function table(header: string[], cells: string[][]): string {
-  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((c) => [...c[i]!].length)));
-  const line = (values: string[]) =>
-    values
-      .map((v, i) => v.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...cells.map(line)].join('\n');
 }

@@ -24,6 +24,8 @@ import { BUDGET_USAGE, runBudget } from './budget-commands';
 import { CommandFailed } from './command-failed';
 import type * as ConnectorCommand from './connector';
 import { runFollowUp, runPrompt } from './follow-up-commands';
+import { POLICY_USAGE, runPolicy } from './policy-commands';
+import { runWebhooks, WEBHOOKS_USAGE } from './webhook-commands';
 import type * as KbCommands from './kb';
 import type * as MigrateCommand from './migrate';
 import type * as ModelsCommand from './models';
@@ -55,6 +57,8 @@ const USAGE = `Usage:
   keel approve <approval> [--reject] [--comment <text>]
       Approve (or reject) the action an approval asks for.
 ${BUDGET_USAGE}
+${WEBHOOKS_USAGE}
+${POLICY_USAGE}
   keel workflows [--project <slug>] [--limit <n>] [--hidden]
       List the org's workflows, newest first: id, status, project, last update.
   keel prompt <wf-id> "<prompt>" [--follow-up amend|enqueue|interrupt|reject] [--json]
@@ -115,6 +119,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'answer') return runAnswer(resolveApi(env), rest);
   if (command === 'approve') return runApprove(resolveApi(env), rest);
   if (command === 'budget') return runBudget(resolveApi(env), rest);
+  if (command === 'webhooks') return runWebhooks(resolveApi(env), rest);
+  if (command === 'policy') return runPolicy(resolveApi(env), rest);
   if (command === 'token' && rest[0] === 'create') return createTokenCommand(env, rest.slice(1));
   if (command === 'token' && (rest[0] === 'list' || rest[0] === 'revoke')) {
     const run = rest[0] === 'list' ? listTokensCommand : revokeTokenCommand;

@@ -21,7 +21,13 @@ beforeAll(async () => {
   infra = await startInfrastructure();
   keel = await startKeel({
     ...infra,
-    webhooks: { allowHosts: ['127.0.0.1'], attemptTimeoutMs: 10_000, initialIntervalMs: 100, maximumIntervalMs: 1_000 },
+    webhooks: {
+      allowHosts: ['127.0.0.1'],
+      attemptTimeoutMs: 10_000,
+      initialIntervalMs: 100,
+      maximumIntervalMs: 1_000,
+      maximumAttempts: 5,
+    },
   });
   await keel.startWorker();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-cli-hooks-'));

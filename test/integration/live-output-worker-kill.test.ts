@@ -4,12 +4,12 @@ import path from 'node:path';
 import { jobDeltaBuffers, type LiveDelta } from '../../events/live-deltas';
 import { createQueueStore } from '../../queue/create-queue-store';
 import type { QueueStore } from '../../queue/queue-store';
-import type { Catalog } from '../../routing/catalog/types';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
-import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { testRedisUrl, uniqueSuffix } from './env';
 import { eventually } from './eventually';
-import { startKeelProcess, type KeelProcess } from './fault-drill-stack';
+import type { KeelProcess } from './fault-drill-stack';
 import { submitAndWatch } from './mid-stream-fallback';
+import { alphaCatalog, startWorkerProcess } from './worker-process';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 import { startPausedStreamModel } from './paused-stream-model';
 
@@ -29,26 +29,6 @@ let keel: KeelUnderTest;
 let dir: string;
 let worker: KeelProcess | undefined;
 
-/** One keyed provider on the chat_compat wire, answered by the demo model behind the pausing proxy. */
-function catalogAt(baseUrl: string): Catalog {
-  return {
-    providers: { alpha: { wire: 'chat_compat', base_url: baseUrl, auth: { env: 'ALPHA_KEY' } } },
-    models: [
-      {
-        provider: 'alpha',
-        model: 'alpha-large',
-        wire: 'chat_compat',
-        features: ['tool_use', 'streaming'],
-        cost_tier: 'cheap',
-        pricing_per_1k: { input: 0.001, output: 0.002 },
-        context_tokens: 200_000,
-        max_output_tokens: 8192,
-        preference: 1,
-      },
-    ],
-  };
-}
-
 beforeAll(async () => {
   infra = await startInfrastructure();
   // The worker process finds the live channels under its instance's key prefix: a store of that instance here too.
@@ -56,33 +36,11 @@ beforeAll(async () => {
   queue = await createQueueStore({ redisUrl: testRedisUrl, instanceId });
   demo = await startDemoModelServer();
   paused = await startPausedStreamModel({ upstream: demo.baseUrl, level: 'L4.executor', afterEvents: 8 });
-  const catalog = catalogAt(paused.baseUrl);
+  const catalog = alphaCatalog(paused.baseUrl);
   const controls = { providers: { alpha: {} } };
   keel = await startKeel({ ...infra, queue, catalog, controls, providerEnv: { ALPHA_KEY: 'sk-alpha' } });
-  // The run's shared dev server (the global set-up names it): the worker process dials it too.
-  const temporalAddress = process.env.KEEL_TEST_TEMPORAL_ADDRESS;
-  if (!temporalAddress) throw new Error('run through jest --selectProjects integration (its global set-up)');
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-kill-'));
-  // JSON is YAML: the worker reads its catalog and controls from files, as in production.
-  await fs.writeFile(path.join(dir, 'catalog.yaml'), JSON.stringify(catalog));
-  await fs.writeFile(path.join(dir, 'controls.yaml'), JSON.stringify(controls));
-  worker = startKeelProcess('worker-main', {
-    POSTGRES_DSN: testPostgresDsn,
-    POSTGRES_SCHEMA: infra.db.schema,
-    REDIS_URL: testRedisUrl,
-    TEMPORAL_ADDRESS: temporalAddress,
-    TEMPORAL_NAMESPACE: infra.temporal.namespace ?? 'default',
-    KEEL_INSTANCE_ID: instanceId,
-    JOB_QUEUE_KEY: keel.taskQueue,
-    WORKSPACE_DIR: keel.workspaceRoot,
-    DATA_DIR: path.join(dir, 'data'),
-    WORKFLOW_BUNDLE_PATH: path.resolve(__dirname, '../../dist/workflow-bundle.js'),
-    MODEL_CATALOG_PATH: path.join(dir, 'catalog.yaml'),
-    TEAM_CONTROLS_PATH: path.join(dir, 'controls.yaml'),
-    ALPHA_KEY: 'sk-alpha',
-    WORKER_SHUTDOWN_GRACE: '1 second',
-    LOG_LEVEL: 'fatal',
-  });
+  worker = await startWorkerProcess({ infra, keel, dir, catalog, controls, instanceId: instanceId });
 }, 120_000);
 
 afterAll(async () => {

@@ -5,12 +5,12 @@ import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
 import { createQueueStore } from '../../queue/create-queue-store';
 import type { QueueStore } from '../../queue/queue-store';
-import type { Catalog } from '../../routing/catalog/types';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
-import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { testRedisUrl, uniqueSuffix } from './env';
 import { eventually } from './eventually';
-import { startKeelProcess, type KeelProcess } from './fault-drill-stack';
+import type { KeelProcess } from './fault-drill-stack';
 import { startGatedModel } from './gated-model';
+import { alphaCatalog, startWorkerProcess } from './worker-process';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 
 /**
@@ -36,56 +36,17 @@ fs.appendFileSync('drill-runs.log', 'ran\\n');
 const wait = setInterval(() => { if (fs.existsSync('release')) clearInterval(wait); }, 50);
 `;
 
-function catalogAt(baseUrl: string): Catalog {
-  return {
-    providers: { alpha: { wire: 'chat_compat', base_url: baseUrl, auth: { env: 'ALPHA_KEY' } } },
-    models: [
-      {
-        provider: 'alpha',
-        model: 'alpha-large',
-        wire: 'chat_compat',
-        features: ['tool_use', 'streaming'],
-        cost_tier: 'cheap',
-        pricing_per_1k: { input: 0.001, output: 0.002 },
-        context_tokens: 200_000,
-        max_output_tokens: 8192,
-        preference: 1,
-      },
-    ],
-  };
-}
-
 beforeAll(async () => {
   infra = await startInfrastructure();
   const instanceId = `test-${uniqueSuffix()}`;
   queue = await createQueueStore({ redisUrl: testRedisUrl, instanceId });
   demo = await startDemoModelServer();
   gate = await startGatedModel({ upstream: demo.baseUrl, holdLevel: 'L4.executor' });
-  const catalog = catalogAt(gate.baseUrl);
+  const catalog = alphaCatalog(gate.baseUrl);
   const controls = { providers: { alpha: {} } };
   keel = await startKeel({ ...infra, queue, catalog, controls, providerEnv: { ALPHA_KEY: 'sk-alpha' } });
-  const temporalAddress = process.env.KEEL_TEST_TEMPORAL_ADDRESS;
-  if (!temporalAddress) throw new Error('run through jest --selectProjects integration (its global set-up)');
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-command-kill-'));
-  await fs.writeFile(path.join(dir, 'catalog.yaml'), JSON.stringify(catalog));
-  await fs.writeFile(path.join(dir, 'controls.yaml'), JSON.stringify(controls));
-  worker = startKeelProcess('worker-main', {
-    POSTGRES_DSN: testPostgresDsn,
-    POSTGRES_SCHEMA: infra.db.schema,
-    REDIS_URL: testRedisUrl,
-    TEMPORAL_ADDRESS: temporalAddress,
-    TEMPORAL_NAMESPACE: infra.temporal.namespace ?? 'default',
-    KEEL_INSTANCE_ID: instanceId,
-    JOB_QUEUE_KEY: keel.taskQueue,
-    WORKSPACE_DIR: keel.workspaceRoot,
-    DATA_DIR: path.join(dir, 'data'),
-    WORKFLOW_BUNDLE_PATH: path.resolve(__dirname, '../../dist/workflow-bundle.js'),
-    MODEL_CATALOG_PATH: path.join(dir, 'catalog.yaml'),
-    TEAM_CONTROLS_PATH: path.join(dir, 'controls.yaml'),
-    ALPHA_KEY: 'sk-alpha',
-    WORKER_SHUTDOWN_GRACE: '1 second',
-    LOG_LEVEL: 'fatal',
-  });
+  worker = await startWorkerProcess({ infra, keel, dir, catalog, controls, instanceId: instanceId });
 }, 120_000);
 
 afterAll(async () => {

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
-import type { Catalog } from '../../routing/catalog/types';
 import { startDemoModelServer, type DemoModelServer } from '../../routing/demo-model/server';
-import { testPostgresDsn, testRedisUrl, uniqueSuffix } from './env';
+import { uniqueSuffix } from './env';
 import { eventually } from './eventually';
-import { startKeelProcess, type KeelProcess } from './fault-drill-stack';
+import type { KeelProcess } from './fault-drill-stack';
+import { alphaCatalog, startWorkerProcess } from './worker-process';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 import { documentedVerifier, startReceiver } from './webhook-receiver';
 
@@ -24,30 +24,10 @@ let keel: KeelUnderTest;
 let dir: string;
 let worker: KeelProcess | undefined;
 
-/** One keyed provider on the chat_compat wire, answered by the demo model. */
-function catalogAt(baseUrl: string): Catalog {
-  return {
-    providers: { alpha: { wire: 'chat_compat', base_url: baseUrl, auth: { env: 'ALPHA_KEY' } } },
-    models: [
-      {
-        provider: 'alpha',
-        model: 'alpha-large',
-        wire: 'chat_compat',
-        features: ['tool_use', 'streaming'],
-        cost_tier: 'cheap',
-        pricing_per_1k: { input: 0.001, output: 0.002 },
-        context_tokens: 200_000,
-        max_output_tokens: 8192,
-        preference: 1,
-      },
-    ],
-  };
-}
-
 beforeAll(async () => {
   infra = await startInfrastructure();
   demo = await startDemoModelServer();
-  const catalog = catalogAt(demo.baseUrl);
+  const catalog = alphaCatalog(demo.baseUrl);
   const controls = { providers: { alpha: {} } };
   const webhooks = {
     allowHosts: ['127.0.0.1'],
@@ -57,29 +37,18 @@ beforeAll(async () => {
     maximumAttempts: 5,
   };
   keel = await startKeel({ ...infra, catalog, controls, providerEnv: { ALPHA_KEY: 'sk-alpha' }, webhooks });
-  const temporalAddress = process.env.KEEL_TEST_TEMPORAL_ADDRESS;
-  if (!temporalAddress) throw new Error('run through jest --selectProjects integration (its global set-up)');
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'keel-hook-kill-'));
-  await fs.writeFile(path.join(dir, 'catalog.yaml'), JSON.stringify(catalog));
-  await fs.writeFile(path.join(dir, 'controls.yaml'), JSON.stringify(controls));
-  worker = startKeelProcess('worker-main', {
-    POSTGRES_DSN: testPostgresDsn,
-    POSTGRES_SCHEMA: infra.db.schema,
-    REDIS_URL: testRedisUrl,
-    TEMPORAL_ADDRESS: temporalAddress,
-    TEMPORAL_NAMESPACE: infra.temporal.namespace ?? 'default',
-    KEEL_INSTANCE_ID: `test-${uniqueSuffix()}`,
-    JOB_QUEUE_KEY: keel.taskQueue,
-    WORKSPACE_DIR: keel.workspaceRoot,
-    DATA_DIR: path.join(dir, 'data'),
-    WORKFLOW_BUNDLE_PATH: path.resolve(__dirname, '../../dist/workflow-bundle.js'),
-    MODEL_CATALOG_PATH: path.join(dir, 'catalog.yaml'),
-    TEAM_CONTROLS_PATH: path.join(dir, 'controls.yaml'),
-    ALPHA_KEY: 'sk-alpha',
-    // The production delivery schedule (10 s per attempt, 10 s before the first retry), loopback allowed.
-    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
-    WORKER_SHUTDOWN_GRACE: '1 second',
-    LOG_LEVEL: 'fatal',
+  worker = await startWorkerProcess({
+    infra,
+    keel,
+    dir,
+    catalog,
+    controls,
+    instanceId: `test-${uniqueSuffix()}`,
+    env: {
+      // The production delivery schedule (10 s per attempt, 10 s before the first retry), loopback allowed.
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    },
   });
 }, 120_000);
 

@@ -631,6 +631,7 @@ export interface paths {
                 compare: string;
               }[];
               queue: {
+                org_id: string;
                 /** @enum {string} */
                 state: 'queued' | 'running' | 'released';
                 position: number | null;

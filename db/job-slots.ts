@@ -170,6 +170,8 @@ export async function liveSlots(db: Queryable, limit = 1000): Promise<Array<{ jo
 
 /** A job's queue row as GET /v1/jobs/:id shows it: its place while it waits; null for a job that never asked. */
 export interface JobQueueView {
+  /** The org whose queue the job is in (its `position` counts that org's queued jobs). */
+  org_id: string;
   state: 'queued' | 'running' | 'released';
   position: number | null;
   reason: WaitReason | null;
@@ -180,11 +182,12 @@ export interface JobQueueView {
 
 export async function jobQueueView(pool: Pool, jobId: string, policy: SlotPolicy): Promise<JobQueueView | null> {
   const { rows } = await pool.query<{
+    org_id: string;
     state: JobQueueView['state'];
     enqueued_at: Date;
     granted_at: Date | null;
     released_at: Date | null;
-  }>('SELECT state, enqueued_at, granted_at, released_at FROM job_slots WHERE job_id = $1', [jobId]);
+  }>('SELECT org_id, state, enqueued_at, granted_at, released_at FROM job_slots WHERE job_id = $1', [jobId]);
   const row = rows[0];
   if (!row) return null;
   if (row.state !== 'queued') return { ...row, position: null, reason: null };

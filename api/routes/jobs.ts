@@ -80,6 +80,8 @@ const WAIT_REASONS = ['org_limit', 'total_limit'] as const;
  * `reason` why it waits.
  */
 export const JobQueueSchema = z.object({
+  /** The org whose queue the job waits in; `position` counts that org's queued jobs. */
+  org_id: z.string(),
   state: z.enum(['queued', 'running', 'released']),
   position: z.number().int().nullable(),
   // Not `.nullable()`: OpenAPI 3.0 takes a null in an enum only when null is one of its values.
@@ -221,6 +223,7 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           })),
           queue: queue
             ? {
+                org_id: queue.org_id,
                 state: queue.state,
                 position: queue.position,
                 reason: queue.reason,

@@ -137,6 +137,17 @@ export const RunGraph = z.looseObject({
 });
 export type RunGraph = z.infer<typeof RunGraph>;
 
+export const JobQueue = z.looseObject({
+  org_id: z.string(),
+  state: z.enum(['queued', 'running', 'released']),
+  /** Its place in its org's queue while queued (1 is next). */
+  position: z.nullable(z.number()),
+  reason: z.nullable(z.enum(['org_limit', 'total_limit'])),
+  enqueued_at: z.string(),
+  granted_at: z.nullable(z.string()),
+  released_at: z.nullable(z.string()),
+});
+export type JobQueue = z.infer<typeof JobQueue>;
 export const Job = z.looseObject({
   job_id: z.string(),
   workflow_id: z.string(),
@@ -152,6 +163,11 @@ export const Job = z.looseObject({
   /** A fork's source, and a source's forks (docs/fork-and-compare.md); absent from an API that predates forks. */
   forked_from: z.optional(z.nullable(ForkedFrom)),
   forks: z.optional(z.array(ForkOf)),
+  /**
+   * The job's place under fair scheduling (docs/scheduling.md): null when it claimed no slot (scheduling off), absent
+   * from an API that predates it.
+   */
+  queue: z.optional(z.nullable(JobQueue)),
 });
 export type Job = z.infer<typeof Job>;
 export const JobFiles = z.looseObject({

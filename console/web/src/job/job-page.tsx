@@ -18,6 +18,7 @@ import { cancellerIdOf, cancellerOf, endingFromRow, FallbackBanner, JobOutcome }
 import { LevelTree } from './level-tree';
 import { PeopleInTheLoop } from './open-items';
 import { JobRunGraph } from './run-graph';
+import { queueLine } from './queue-line';
 import { useStatusReload } from './status-reload';
 import { usePersonNames } from './person-names';
 import { StepDrawer } from './step-drawer';
@@ -67,6 +68,8 @@ export function JobPage() {
   // Until the reloaded job row says so, the stream's terminal event tells how the job ended.
   const endedAs = view.final ? 'completed' : view.failure?.payload.code === 'cancelled' ? 'cancelled' : 'failed';
   const status = stream.finished && !TERMINAL.has(data.status) ? endedAs : data.status;
+  // Read with the job's row, which is read again on the job's next event (its first level once granted a slot).
+  const queued = queueLine(data.queue);
 
   const temporal = config.temporalUiUrl
     ? `${config.temporalUiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(config.temporalNamespace ?? 'default')}/workflows/${encodeURIComponent(id)}`
@@ -84,6 +87,11 @@ export function JobPage() {
           <StatusBadge status={status} />
         )}
       </div>
+      {queued && !finished ? (
+        <p className="hint" data-testid="job-queue" aria-live="polite">
+          {queued}
+        </p>
+      ) : null}
       <JobPrompt workflowId={data.workflow_id} promptId={data.prompt_id} />
       <dl className="facts">
         <dt>Workflow</dt>

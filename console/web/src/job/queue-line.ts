@@ -1,0 +1,18 @@
+import type { JobQueue } from '../schemas';
+
+const WAITING_FOR: Record<NonNullable<JobQueue['reason']>, (org: string) => string> = {
+  org_limit: (org) => `a slot under ${org}'s limit of running jobs`,
+  total_limit: () => 'a free slot (every slot of the deployment is taken)',
+};
+
+/**
+ * What a queued job's page says of its wait (docs/scheduling.md): its place in its org's queue (1 is next; with other
+ * orgs waiting, the slot it is next for may go to them first) and why it waits. Null unless the job waits for a slot.
+ */
+export function queueLine(queue: JobQueue | null | undefined): string | null {
+  if (queue?.state !== 'queued') return null;
+  const place =
+    queue.position === null ? `in ${queue.org_id}'s queue` : `position ${queue.position} in ${queue.org_id}'s queue`;
+  const reason = queue.reason ? WAITING_FOR[queue.reason](queue.org_id) : 'a slot';
+  return `Queued — ${place}, waiting for ${reason}`;
+}

@@ -21,6 +21,7 @@ import { indexPaths } from '../../kb/indexer';
 import { khIdFor } from '../../kb/kh-id';
 import { TEST_CONNECT_TIMEOUT_MS, uniqueSuffix } from '../integration/env';
 import { createIdentityDatabase, INTERNAL_TOKEN } from '../integration/identity-database';
+import type { SchedulingSettings } from '../../jobs/scheduling';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from '../integration/harness';
 import type { WebhookSettings } from '../../webhooks/config';
 import { openTestKbIndex } from '../integration/kb-index-database';
@@ -88,6 +89,8 @@ export interface BrowserStackOptions {
   demoModelProxy?: (demoBaseUrl: string) => Promise<{ baseUrl: string; close(): Promise<void> }>;
   /** Webhook delivery (allowed hosts, retry schedule) for the API and the worker; absent: production defaults. */
   webhooks?: WebhookSettings;
+  /** Fair scheduling (docs/scheduling.md): the slots every job claims; absent: off. */
+  scheduling?: SchedulingSettings;
 }
 
 export async function startBrowserStack(options: BrowserStackOptions = {}): Promise<BrowserStack> {
@@ -124,6 +127,7 @@ export async function startBrowserStack(options: BrowserStackOptions = {}): Prom
       demoBaseUrl: proxy?.baseUrl ?? demo.baseUrl,
       streamPollMs: 250,
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+      ...(options.scheduling ? { scheduling: options.scheduling } : {}),
       identityService: { url: identityUrl, internalToken: INTERNAL_TOKEN },
       ...(products
         ? {

@@ -47,6 +47,7 @@ const loadAverage = () =>
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const p50 = (values: number[]) => percentile(sorted(values), 0.5);
 const max = (values: number[]) => Math.max(...values);
+const min = (values: number[]) => Math.min(...values);
 
 interface Api {
   baseUrl: string;
@@ -230,15 +231,16 @@ runBench(async () => {
 
     const s = (ms: number) => (ms / 1000).toFixed(1);
     console.log(
-      `\nmode (JOB_SCHEDULING_FAIR) | B p50 wait s | B max wait s | B first job wait s | B p50 / max grant s | ` +
-        `one job's start s | slot turnover p50 s | goal: B max ≤ start + turnover`,
+      `\nmode (JOB_SCHEDULING_FAIR) | B p50 wait s | B max wait s | B min wait s (B's first to start) | ` +
+        `B p50 / max grant s | one job's start s | slot turnover p50 s | goal start + turnover s: B min, B max`,
     );
     for (const r of results) {
       const goal = r.jobStartMs + r.turnoverMs;
       console.log(
         `${r.fair ? 'fair (true)' : 'FIFO (false)'} | ${s(p50(r.bStartMs))} | ${s(max(r.bStartMs))} | ` +
-          `${s(r.bStartMs[0]!)} | ${s(p50(r.bGrantMs))} / ${s(max(r.bGrantMs))} | ${s(r.jobStartMs)} | ` +
-          `${s(r.turnoverMs)} (${r.aReleased} A jobs) | ${s(goal)}: ${max(r.bStartMs) <= goal ? 'met' : 'not met'}`,
+          `${s(min(r.bStartMs))} | ${s(p50(r.bGrantMs))} / ${s(max(r.bGrantMs))} | ${s(r.jobStartMs)} | ` +
+          `${s(r.turnoverMs)} (${r.aReleased} A jobs) | ${s(goal)}: ` +
+          `${min(r.bStartMs) <= goal ? 'met' : 'not met'}, ${max(r.bStartMs) <= goal ? 'met' : 'not met'}`,
       );
     }
     console.log(
@@ -256,7 +258,7 @@ runBench(async () => {
         fair: r.fair,
         b_wait_ms_p50: p50(r.bStartMs),
         b_wait_ms_max: max(r.bStartMs),
-        b_first_wait_ms: r.bStartMs[0],
+        b_wait_ms_min: min(r.bStartMs),
         b_grant_ms_p50: p50(r.bGrantMs),
         b_grant_ms_max: max(r.bGrantMs),
         b_wait_ms: r.bStartMs,

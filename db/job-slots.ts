@@ -145,17 +145,30 @@ export async function claimSlot(pool: Pool, request: SlotRequest, policy: SlotPo
 
 /**
  * A job gives its slot back (or leaves the queue): whatever it held is released and free slots are granted to the
- * next jobs, whose ids are returned so the caller tells them. Idempotent.
+ * next jobs, whose ids are returned so the caller tells them. Idempotent: a repeated release returns the jobs granted
+ * since the first one again, so a retried activity still tells them.
  */
 export async function releaseSlots(pool: Pool, jobIds: string[], policy: SlotPolicy): Promise<string[]> {
   return withTransaction(pool, async (client) => {
     await lock(client);
-    await client.query(
+    const { rowCount } = await client.query(
       `UPDATE job_slots SET state = 'released', released_at = clock_timestamp()
         WHERE job_id = ANY($1) AND state <> 'released'`,
       [jobIds],
     );
-    return grantPass(client, policy);
+    const granted = await grantPass(client, policy);
+    if (rowCount === jobIds.length) return granted;
+    // Some were released already: by an attempt of this release whose answer was lost (its worker was killed, or it
+    // timed out after committing), whose grants were then never told. Every job granted since is told again; a job
+    // already running ignores the signal, and one that has closed has its slot passed on (tell).
+    const { rows } = await client.query<{ job_id: string }>(
+      `SELECT job_id FROM job_slots
+        WHERE state = 'running'
+          AND granted_at >= (SELECT min(released_at) FROM job_slots WHERE job_id = ANY($1) AND state = 'released')
+        ORDER BY granted_at`,
+      [jobIds],
+    );
+    return [...new Set([...granted, ...rows.map((r) => r.job_id)])];
   });
 }
 
@@ -181,23 +194,24 @@ export interface JobQueueView {
 }
 
 export async function jobQueueView(pool: Pool, jobId: string, policy: SlotPolicy): Promise<JobQueueView | null> {
-  const { rows } = await pool.query<{
-    org_id: string;
-    state: JobQueueView['state'];
-    enqueued_at: Date;
-    granted_at: Date | null;
-    released_at: Date | null;
-  }>('SELECT org_id, state, enqueued_at, granted_at, released_at FROM job_slots WHERE job_id = $1', [jobId]);
-  const row = rows[0];
-  if (!row) return null;
-  if (row.state !== 'queued') return { ...row, position: null, reason: null };
-  const client = await pool.connect();
-  try {
-    const { position, reason } = await standing(client, jobId, policy);
-    return { ...row, position, reason };
-  } finally {
-    client.release();
-  }
+  // One snapshot: read apart, a job granted between the two reads would show `queued` at position 0.
+  return withTransaction(
+    pool,
+    async (client) => {
+      const { rows } = await client.query<{
+        state: JobQueueView['state'];
+        enqueued_at: Date;
+        granted_at: Date | null;
+        released_at: Date | null;
+      }>('SELECT org_id, state, enqueued_at, granted_at, released_at FROM job_slots WHERE job_id = $1', [jobId]);
+      const row = rows[0];
+      if (!row) return null;
+      if (row.state !== 'queued') return { ...row, position: null, reason: null };
+      const { position, reason } = await standing(client, jobId, policy);
+      return { ...row, position, reason };
+    },
+    'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+  );
 }
 
 /** Per org: running and queued jobs, the oldest wait, and the org's own limit (null: the deployment's). */

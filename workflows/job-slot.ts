@@ -2,6 +2,7 @@ import {
   CancellationScope,
   condition,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -10,6 +11,7 @@ import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
 import { JOB_ROLE, slotGrantedSignal, type JobScheduling } from './definitions';
 import type { Emit } from './emit';
+import { SLOT_CLAIM_UNCANCELLED_PATCH } from './patches';
 
 /*
  * A job's slot under fair scheduling (docs/scheduling.md): claimed before the job runs anything, released however the
@@ -64,7 +66,18 @@ export class JobSlot {
     setCurrentDetails('');
   }
 
+  /**
+   * One claim, told to the jobs it granted. Not cancellable: a cancel arriving meanwhile would drop the activity's
+   * answer (its grants are committed, but the jobs granted would never be told) and turn the signals' cancellation
+   * into "closed" in `tell`, releasing live jobs' slots. The cancel is raised at the job's next await instead.
+   */
   private async claim() {
+    return patched(SLOT_CLAIM_UNCANCELLED_PATCH)
+      ? CancellationScope.nonCancellable(() => this.claimOnce())
+      : this.claimOnce();
+  }
+
+  private async claimOnce() {
     this.signalled = false;
     const claim = await claimJobSlot({
       request: {

@@ -99,3 +99,11 @@ export const MCP_TOOLS_PATCH = 'mcp-client-tools';
  * JOB_SCHEDULING on carry `scheduling`, so no job recorded before it takes the new path.
  */
 export const FAIR_SCHEDULING_PATCH = 'fair-scheduling-slots';
+
+/**
+ * 2026-11-28: a queued job's slot claim (the activity and the signals to the jobs it granted) runs to its end even when
+ * the job is cancelled meanwhile (docs/scheduling.md). Before, a cancel abandoned the claim's answer, so the jobs its
+ * grant pass granted were never told and waited for the backstop re-claim, and a cancelled signal counted as a closed
+ * workflow, releasing a live job's slot.
+ */
+export const SLOT_CLAIM_UNCANCELLED_PATCH = 'slot-claim-uncancelled';

@@ -171,6 +171,19 @@ test("fair share: org B's first job takes the next slot ahead of org A's backlog
   await cancel(holder);
   await holding(fromB, orgB);
   for (const jobId of backlog) expect((await view(jobId)).queue?.state).toBe('queued');
+
+  // Then org A's backlog, in its order; each queued job's place moves up as the one ahead of it starts.
+  await cancel(fromB, orgB);
+  await holding(backlog[0]!);
+  expect((await view(backlog[1]!)).queue).toMatchObject({ state: 'queued', position: 1 });
+  expect((await view(backlog[2]!)).queue).toMatchObject({ state: 'queued', position: 2 });
+  await cancel(backlog[0]!);
+  await holding(backlog[1]!);
+  expect((await view(backlog[2]!)).queue).toMatchObject({ state: 'queued', position: 1 });
+  // Cancelled while the slot is being handed to it, a queued job still passes the slot on.
+  await cancel(backlog[1]!);
+  await cancel(backlog[2]!);
+  for (const jobId of backlog) await released(jobId);
 });
 
 test("priority orders an org's own queue", async () => {

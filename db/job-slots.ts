@@ -199,6 +199,7 @@ export async function jobQueueView(pool: Pool, jobId: string, policy: SlotPolicy
     pool,
     async (client) => {
       const { rows } = await client.query<{
+        org_id: string;
         state: JobQueueView['state'];
         enqueued_at: Date;
         granted_at: Date | null;

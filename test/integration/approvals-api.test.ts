@@ -138,6 +138,7 @@ describe('reading approvals', () => {
       reminded_at: null,
       escalated_at: null,
       escalated_to: null,
+      escalated_people: null,
     });
   });
 

@@ -26,8 +26,8 @@ const ADDRESS_VAR = 'KEEL_TEST_TEMPORAL_ADDRESS';
 const CLAIMS_VAR = 'KEEL_TEST_NAMESPACE_CLAIMS';
 const BUNDLE_VAR = 'KEEL_TEST_WORKFLOW_BUNDLE';
 
-/** More than the test files that use Temporal (about 40); a run that needs more says so instead of sharing one. */
-export const SHARED_NAMESPACES = 64;
+/** More than the test files that use Temporal (about 70 in November 2026, each keeps its namespace to the run's end); a run that needs more says so instead of sharing one. */
+export const SHARED_NAMESPACES = 128;
 const namespaceName = (i: number) => `keel-test-${i}`;
 
 export interface SharedServices {

@@ -18,11 +18,39 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether `port` can be listened on right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ host: '127.0.0.1', port, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free port below Linux's ephemeral range (32768–60999), for a stack a test starts more than once on the same
+ * ports. The kernel's own pick (`freePort`) comes from that range, which is also where every outgoing connection's
+ * local port comes from: between two starts, one of the suite's many connections took an API port (CI: `listen
+ * EADDRINUSE` on the third `npm start`). Below the range only a listener can take it.
+ */
+async function steadyPort(taken: Set<number>): Promise<number> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!taken.has(port) && (await canListen(port))) return port;
+  }
+  return freePort();
+}
+
 /** The ports `npm start` listens on, each free, as its variables. */
 export async function stackPorts(): Promise<Record<string, string>> {
   const names = ['API_PORT', 'AUTH_PORT', 'CONSOLE_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT'];
   const ports: Record<string, string> = {};
-  for (const name of names) ports[name] = String(await freePort());
+  const taken = new Set<number>();
+  for (const name of names) {
+    const port = await steadyPort(taken);
+    taken.add(port);
+    ports[name] = String(port);
+  }
   return ports;
 }
 

@@ -104,6 +104,8 @@ test('the scenario is picked from the list the API serves, and the run uses it; 
   expect(await page.getByLabel('What should the team do?').getAttribute('aria-invalid')).toBe('true');
 
   const scenario = page.getByLabel('Scenario');
+  // The list arrives from the API after the form shows; a person sees it once the last scenario is there.
+  await scenario.locator('option[value="review"]').waitFor({ state: 'attached' });
   const offered = await page.evaluate<string[]>(
     '[...document.querySelectorAll("#run-scenario option")].map((o) => o.value)',
   );

@@ -2355,6 +2355,8 @@ export interface paths {
                 pricing_per_1k: {
                   input: number;
                   output: number;
+                  cached_input?: number;
+                  cache_write?: number;
                 } | null;
                 context_tokens: number;
                 max_output_tokens: number;

@@ -20,7 +20,7 @@ export interface ModelListing {
   wire: string;
   features: string[];
   cost_tier: string;
-  pricing_per_1k: { input: number; output: number } | null;
+  pricing_per_1k: { input: number; output: number; cached_input?: number; cache_write?: number } | null;
   context_tokens: number;
   max_output_tokens: number;
   effort_rungs: string[];

@@ -12,7 +12,15 @@ const ModelListingSchema = z.object({
   wire: z.string(),
   features: z.array(z.string()),
   cost_tier: z.string(),
-  pricing_per_1k: z.object({ input: z.number(), output: z.number() }).nullable(),
+  // cached_input / cache_write appear when the catalog prices the vendor's prompt cache (docs/models.md).
+  pricing_per_1k: z
+    .object({
+      input: z.number(),
+      output: z.number(),
+      cached_input: z.number().optional(),
+      cache_write: z.number().optional(),
+    })
+    .nullable(),
   context_tokens: z.number(),
   max_output_tokens: z.number(),
   effort_rungs: z.array(z.string()),

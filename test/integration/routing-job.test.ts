@@ -194,6 +194,11 @@ test('GET /v1/models lists every catalog model with price, live free quota, conf
   const find = (provider: string) => models.find((m) => m.provider === provider)!;
   expect(find('anthropic')).toMatchObject({ configured: true, allowed: true, quota: null });
   expect(find('anthropic').pricing_per_1k).toEqual(expect.objectContaining({ input: expect.any(Number) as number }));
+  // The prompt-cache prices the catalog carries are listed too, so a person can see what a cached read costs.
+  const priced = models.find((m) => m.model === 'gpt-5')!;
+  const gpt5 = shipped.models.find((m) => m.model === 'gpt-5')!;
+  expect(priced.pricing_per_1k).toEqual(gpt5.pricing_per_1k);
+  expect(priced.pricing_per_1k).toHaveProperty('cached_input');
   expect(find('local')).toMatchObject({ allowed: false });
   expect(find('google_free')).toMatchObject({ configured: false, quota: { rpm: { used: 0, limit: 10 } } });
   expect(find('demo')).toMatchObject({ display_name: 'offline demo model', configured: true });

@@ -27,6 +27,12 @@ export interface BlobStore {
   list(): AsyncIterable<StoredBlob>;
   /** Removes the blob; removing one that is not there is not an error. */
   delete(sha256: string): Promise<void>;
+  /**
+   * Removes what writers that died mid-`put` left behind, when older than `storedBefore`, and returns how many. A
+   * folder's writer killed between writing its temporary and renaming it leaves the temporary forever otherwise; a
+   * bucket has none to remove (PutObject stores the object whole or not at all), so it leaves this out.
+   */
+  deleteStaleTemporaries?(storedBefore: Date): Promise<number>;
 }
 
 /** The lowercase hex SHA-256 of `bytes`: a blob's name. */

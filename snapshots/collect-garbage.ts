@@ -13,15 +13,18 @@ export interface GarbageReport {
   referenced: number;
   /** Kept because they are younger than the retention (a snapshot may be about to name them). */
   young: number;
+  /** Temporaries of writes whose writer died before renaming them (a folder store), older than the retention. */
+  temporaries: number;
 }
 
 const BATCH = 200;
 
 /**
  * Deletes the blobs no manifest names that were stored more than `retentionHours` ago, and keeps every blob a
- * manifest still names. Candidates are re-checked and deleted in batches, each under the exclusive side of the blob
- * lock, so a snapshot that reuses a candidate either records its manifest first (and the blob is kept) or finds the
- * blob gone and stores it again (take-snapshot.ts).
+ * manifest still names; then the store's temporaries of writers that died mid-write, once as old. Candidates are
+ * re-checked and deleted in batches, each under the exclusive side of the blob lock, so a snapshot that reuses a
+ * candidate either records its manifest first (and the blob is kept) or finds the blob gone and stores it again
+ * (take-snapshot.ts).
  */
 export async function collectUnreferencedBlobs(
   deps: { pool: Pool; blobs: BlobStore },
@@ -29,7 +32,7 @@ export async function collectUnreferencedBlobs(
   onProgress: (report: GarbageReport) => void = () => undefined,
 ): Promise<GarbageReport> {
   const cutoff = (options.now ?? new Date()).getTime() - options.retentionHours * 3_600_000;
-  const report: GarbageReport = { scanned: 0, deleted: 0, deletedBytes: 0, referenced: 0, young: 0 };
+  const report: GarbageReport = { scanned: 0, deleted: 0, deletedBytes: 0, referenced: 0, young: 0, temporaries: 0 };
   let batch: Array<{ sha256: string; sizeBytes: number }> = [];
 
   const sweep = async () => {
@@ -64,5 +67,8 @@ export async function collectUnreferencedBlobs(
     if (batch.length >= BATCH) await sweep();
   }
   if (batch.length > 0) await sweep();
+  // A worker killed mid-put (during a snapshot) leaves a temporary beside the blob; past the retention it is litter.
+  report.temporaries = (await deps.blobs.deleteStaleTemporaries?.(new Date(cutoff))) ?? 0;
+  onProgress(report);
   return report;
 }

@@ -191,15 +191,30 @@ test('collection keeps every blob a manifest names and deletes an old unreferenc
   const orphan = await blobs.put(Buffer.from('an orphan nobody references'));
   await age(orphan);
   const fresh = await blobs.put(Buffer.from('an orphan stored a moment ago'));
+  // Temporaries as `put` leaves them when its writer dies between writing and renaming (a worker killed
+  // mid-snapshot): an old one is litter, a young one may be a write in flight.
+  const temporaryOf = (sha: string) => `${blobFile(sha)}.${crypto.randomUUID()}.tmp`;
+  const deadWrite = temporaryOf(sha256(Buffer.from('a write whose worker died')));
+  const inFlight = temporaryOf(sha256(Buffer.from('a write in flight')));
+  for (const file of [deadWrite, inFlight]) {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, 'partial');
+  }
+  await fs.utimes(deadWrite, old, old);
 
   const report = await infra.temporal.client.workflow.execute<typeof collectWorkspaceBlobs>('collectWorkspaceBlobs', {
     taskQueue: keel.taskQueue,
     workflowId: `gc-${crypto.randomUUID()}`,
     args: [{ retentionHours: 24 }],
   });
-  expect(report).toMatchObject({ deleted: 1, referenced: referenced.length, young: 1 });
+  expect(report).toMatchObject({ deleted: 1, referenced: referenced.length, young: 1, temporaries: 1 });
   expect(await blobs.has(orphan)).toBe(false);
   expect(await blobs.has(fresh)).toBe(true);
+  await expect(fs.access(deadWrite)).rejects.toThrow();
+  await fs.access(inFlight);
+  // A temporary is never listed as a blob, whatever its age.
+  for await (const blob of blobs.list()) expect(blob.sha256).toMatch(/^[0-9a-f]{64}$/);
+  await fs.rm(inFlight);
   for (const sha of referenced) expect(await blobs.has(sha)).toBe(true);
   // Every blob any manifest names (file or manifest) is still there, and readable at every level run.
   const { rows } = await infra.db.pool.query<{ sha256: string }>(

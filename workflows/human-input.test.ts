@@ -96,3 +96,42 @@ describe('a budget decision', () => {
     expect(pending.refusal('call-1', 'sure')).toBeUndefined();
   });
 });
+
+describe('a call id asked again by another level run', () => {
+  const again = (callId: string): Interrupt => ({ ...ask(callId), workflow_id: 'job-1/L2.architect/2' });
+
+  test('is a new wait when reopen allows it: listed, answerable, and answered once', () => {
+    const pending = new PendingInput('job-1');
+    pending.raise(ask('call-1'));
+    pending.take('call-1');
+    pending.clear('call-1');
+    expect(pending.wasAnswered('call-1')).toBe(true);
+    expect(pending.raise(again('call-1'), () => true)).toBe(true);
+    expect(pending.questions().map((q) => q.call_id)).toEqual(['call-1']);
+    expect(pending.wasAnswered('call-1')).toBe(false);
+    expect(pending.refusal('call-1')).toBeUndefined();
+    expect(pending.take('call-1')?.workflow_id).toBe('job-1/L2.architect/2');
+    pending.clear('call-1');
+    // Each run's wait is over: neither re-opens on a late duplicate.
+    expect(pending.raise(again('call-1'), () => true)).toBe(false);
+    expect(pending.raise(ask('call-1'), () => true)).toBe(false);
+  });
+
+  test('stays ignored when reopen says no (a job recorded before the patch), and reopen is asked only then', () => {
+    const pending = new PendingInput('job-1');
+    const reopen = jest.fn(() => false);
+    expect(pending.raise(ask('call-1'), reopen)).toBe(true);
+    pending.clear('call-1');
+    expect(pending.raise(ask('call-1'), reopen)).toBe(false);
+    expect(reopen).not.toHaveBeenCalled();
+    expect(pending.raise(again('call-1'), reopen)).toBe(false);
+    expect(reopen).toHaveBeenCalledTimes(1);
+    expect(pending.size).toBe(0);
+  });
+
+  test('a clear naming no run closes the call for every run', () => {
+    const pending = new PendingInput('job-1');
+    pending.clear('call-1');
+    expect(pending.raise(again('call-1'), () => true)).toBe(false);
+  });
+});

@@ -96,30 +96,48 @@ export function answerRefusal(
  * The waits for a person a workflow knows of (questions, approvals, human tasks), raised and cleared by its levels'
  * signals, and the calls already answered: a late duplicate raise (a signal or an activity retried) never re-opens
  * one. Workflow state only, no commands: the job and the work item keep one each and wire their handlers to it.
+ *
+ * A call is answered per level run (the workflow that waited): a call id may come again from another level run (a level
+ * an escalation runs again asks its question again, and a model's call ids may repeat: the demo model's are a hash of
+ * the call, some providers' a counter). That is a new wait, opened when `raise`'s `reopen` allows it.
  */
 export class PendingInput {
   private readonly open = new Map<string, Interrupt>();
-  private readonly answered = new Set<string>();
+  /** Per answered call id, the level runs (workflow ids) whose wait on it is over; '': every run's. */
+  private readonly answered = new Map<string, Set<string>>();
+  /** The level run of each call taken by an answer, until its level clears it. */
+  private readonly taken = new Map<string, string>();
 
   constructor(private readonly jobId: string) {}
 
-  /** Records a raised wait; false, recording nothing, when its call was already answered. */
-  raise(interrupt: Interrupt): boolean {
-    if (this.answered.has(interrupt.call_id)) return false;
+  /**
+   * Records a raised wait; false, recording nothing, when this level run's call was already answered, or when another
+   * run's was and `reopen` says no. `reopen` is asked only then: it is where the caller's `patched()` goes, so jobs
+   * recorded before repeated call ids re-opened still ignore them on replay.
+   */
+  raise(interrupt: Interrupt, reopen?: () => boolean): boolean {
+    const over = this.answered.get(interrupt.call_id);
+    if (over && (over.has(interrupt.workflow_id) || over.has('') || !reopen?.())) return false;
     this.open.set(interrupt.call_id, interrupt);
     return true;
   }
 
-  /** The wait of `callId` is over (answered, or its level went on): it is never re-opened. */
+  /** The wait of `callId` is over (answered, or its level went on): that level run's wait is never re-opened. */
   clear(callId: string): void {
+    const run = this.open.get(callId)?.workflow_id ?? this.taken.get(callId);
     this.open.delete(callId);
-    this.answered.add(callId);
+    this.taken.delete(callId);
+    const over = this.answered.get(callId) ?? new Set<string>();
+    // A clear naming no run (none raised it here) closes the call for every run; a repeated clear adds nothing.
+    if (run !== undefined || over.size === 0) over.add(run ?? '');
+    this.answered.set(callId, over);
   }
 
   /** The open wait of `callId`, removed so it is answered at most once (a retried resume gets unknown_call_id). */
   take(callId: string): Interrupt | undefined {
     const interrupt = this.open.get(callId);
     this.open.delete(callId);
+    if (interrupt) this.taken.set(callId, interrupt.workflow_id);
     return interrupt;
   }
 
@@ -132,8 +150,9 @@ export class PendingInput {
     return this.open.has(callId) || this.answered.has(callId);
   }
 
+  /** Answered, and not open again (asked anew by another level run). */
   wasAnswered(callId: string): boolean {
-    return this.answered.has(callId);
+    return this.answered.has(callId) && !this.open.has(callId);
   }
 
   get size(): number {

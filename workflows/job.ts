@@ -59,6 +59,7 @@ import {
   FAIR_SCHEDULING_PATCH,
   FOLLOW_UP_POLICIES_PATCH,
   LOCAL_BOOKKEEPING_PATCH,
+  REASKED_CALL_REOPENS_PATCH,
   RELAY_INTERRUPTS_PATCH,
   REVIEW_LEADS_PATCH,
 } from './patches';
@@ -194,7 +195,7 @@ function wireHandlers({ jobId, emit, state }: JobRun): void {
   const parentId = workflowInfo().parent?.workflowId;
   const relay = parentId !== undefined && patched(RELAY_INTERRUPTS_PATCH);
   setHandler(interruptRaisedSignal, async (interrupt) => {
-    if (!pending.raise(interrupt)) return;
+    if (!pending.raise(interrupt, () => patched(REASKED_CALL_REOPENS_PATCH))) return;
     progress.status = 'paused';
     upsertSearchAttributes([{ key: KEEL_STATUS, value: 'paused' }]);
     if (relay) await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, interrupt);

@@ -107,3 +107,11 @@ export const FAIR_SCHEDULING_PATCH = 'fair-scheduling-slots';
  * workflow, releasing a live job's slot.
  */
 export const SLOT_CLAIM_UNCANCELLED_PATCH = 'slot-claim-uncancelled';
+
+/**
+ * 2026-11-28: a question asked again under a call id another level run's answer already closed (the L2 level an
+ * escalation runs again re-asks it; the demo model's call ids are a hash of the call, some providers' a counter) is a
+ * new wait: the job (and its work item) lists it in `interrupts` and takes its answer (docs/human-input.md). Before, it
+ * was ignored as a late duplicate: the job read `paused` with nothing pending, and every answer was refused.
+ */
+export const REASKED_CALL_REOPENS_PATCH = 'reasked-call-reopens';

@@ -5,6 +5,7 @@ import {
   executeChild,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -20,6 +21,7 @@ import { emitSkill, type WorkItemInput } from './capability-definitions';
 import { runCapabilityRoadmap } from './capability-roadmap';
 import { createEmitter, type Emit } from './emit';
 import { runJob } from './job';
+import { REASKED_CALL_REOPENS_PATCH } from './patches';
 
 const { markJobStatus, archiveRunGraph, capabilityStatusesOf, openCapabilityRoadmap, recordWorkItemState } =
   proxyActivities<Activities>({
@@ -81,7 +83,10 @@ function wireHandlers(jobId: string, state: { jobRunning: boolean }): void {
   /** The refusal of an answer the work item cannot pass on (the call is not an open question of its job). */
   const notWaitingOn = (callId: string) => pending.refusal(callId) ?? notPaused(jobId);
   setHandler(interruptsQuery, () => pending.questions());
-  setHandler(interruptRaisedSignal, (interrupt) => void pending.raise(interrupt));
+  setHandler(
+    interruptRaisedSignal,
+    (interrupt) => void pending.raise(interrupt, () => patched(REASKED_CALL_REOPENS_PATCH)),
+  );
   setHandler(interruptClearedSignal, ({ call_id }) => pending.clear(call_id));
   setHandler(
     resumeUpdate,

@@ -119,6 +119,29 @@ test('ask_user pauses the job; the answer through resume reaches the model and t
   expect(await jobStatus(jobId)).toBe('completed');
 });
 
+test('the L2 level an escalation runs again asks its question again under the same call id: listed, answered, final', async () => {
+  // The demo model's call ids are a hash of the call (as some providers' are a counter): the second L2 run's
+  // ask_user has the first one's id. Each time the job is paused it lists the question and takes its answer.
+  const jobId = await submit('Write hello.md that greets the reader #ask #verify-fail=4');
+  const listed: string[][] = [];
+  const events = await follow(jobId, async (event) => {
+    if (event.kind !== 'ask_user') return;
+    const res = await fetch(`${keel.baseUrl}/v1/jobs/${jobId}`, { headers: auth() });
+    const job = (await res.json()) as { status: string; pending: { questions: Array<{ call_id: string }> } | null };
+    expect(job.status).toBe('paused');
+    listed.push((job.pending?.questions ?? []).map((q) => q.call_id));
+    const resumed = await post(`/v1/jobs/${jobId}/resume`, { call_id: event.payload.call_id, answer: 'friendly' });
+    expect(resumed.status).toBe(200);
+  });
+  const asked = events.filter((e) => e.kind === 'ask_user').map((e) => String(e.payload.call_id));
+  expect(asked).toHaveLength(2);
+  expect(asked[1]).toBe(asked[0]);
+  expect(listed).toEqual([[asked[0]], [asked[0]]]);
+  expect(decisions(events)).toEqual(['retry', 'retry', 'retry', 'escalate', 'pass', 'pass']);
+  expect(events.at(-1)?.kind).toBe('final');
+  expect(await jobStatus(jobId)).toBe('completed');
+});
+
 test('resume on a job that waits for no answer is 409 job_not_paused; an approval approved lets it finish', async () => {
   const jobId = await submit('Write hello.md that greets the reader #approve');
   const events = await follow(jobId, async (event) => {

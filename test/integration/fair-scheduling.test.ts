@@ -201,3 +201,36 @@ test("priority orders an org's own queue", async () => {
   await cancel(low);
   await released(low);
 });
+
+test('a job that fails frees its slot: the job queued behind it starts', async () => {
+  const holder = await submit('Write o.md #ask');
+  await holding(holder);
+  // Every verification of its file fails (attempts 1-4, then the escalated L2's 5-8): the gate fails the job.
+  const failing = await submit('Write p.md that greets the reader #verify-fail=8');
+  await queued(failing);
+  const next = await submit('Write q.md #ask');
+  expect((await queued(next)).queue).toMatchObject({ position: 2 });
+
+  await cancel(holder);
+  await eventually(
+    async () => {
+      const v = await view(failing);
+      if (['completed', 'cancelled'].includes(v.status)) throw new Error(`${failing} ended ${v.status}`);
+      return v.status === 'failed';
+    },
+    { what: `${failing} failed`, timeoutMs: 240_000, intervalMs: 250 },
+  );
+  await released(failing);
+  await holding(next);
+
+  const { rows } = await infra.db.pool.query<{ job_id: string; granted_at: Date; released_at: Date | null }>(
+    'SELECT job_id, granted_at, released_at FROM job_slots WHERE job_id = ANY($1)',
+    [[holder, failing, next]],
+  );
+  const at = (jobId: string) => rows.find((r) => r.job_id === jobId)!;
+  // One at a time: each was granted only once the one before it had given the slot back.
+  expect(at(failing).granted_at.getTime()).toBeGreaterThanOrEqual(at(holder).released_at!.getTime());
+  expect(at(next).granted_at.getTime()).toBeGreaterThanOrEqual(at(failing).released_at!.getTime());
+  await cancel(next);
+  await released(next);
+});

@@ -46,6 +46,15 @@ const PLANS: JobPlan[] = [
     },
   },
   {
+    file: 'ask-escalated',
+    name: 'ask_user answered, then asked again under the same call id by the L2 an escalation runs again',
+    prompt: 'Write hello.md that greets the reader #ask #verify-fail=4',
+    react: async (event, keel) => {
+      if (event.kind === 'ask_user')
+        await post(keel, `/v1/jobs/${event.job_id}/resume`, { call_id: event.payload.call_id, answer: 'friendly' });
+    },
+  },
+  {
     file: 'approval',
     name: 'approval requested and approved',
     prompt: 'Write hello.md that greets the reader #approve',

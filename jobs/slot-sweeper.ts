@@ -52,16 +52,25 @@ export async function tellGranted(deps: SlotSweepDeps, granted: string[]): Promi
  * One sweep (docs/scheduling.md): every slot held, or waited for, by a workflow that has closed without releasing it
  * (terminated from the Temporal UI, or timed out) is released, free slots are granted (an admin may have raised a
  * limit) and the jobs granted are told. Safe on every API replica at once: the grants are decided under one lock.
+ * `retell`: every open job holding a slot is told again too (a process's first sweep, below).
  */
-export async function sweepSlots(deps: SlotSweepDeps): Promise<{ released: string[]; granted: string[] }> {
+export async function sweepSlots(
+  deps: SlotSweepDeps,
+  options: { retell?: boolean } = {},
+): Promise<{ released: string[]; granted: string[] }> {
   const live = await liveSlots(deps.pool);
   const released: string[] = [];
+  const holding: string[] = [];
   for (let i = 0; i < live.length; i += DESCRIBE_CONCURRENCY) {
     const batch = live.slice(i, i + DESCRIBE_CONCURRENCY);
     const closed = await Promise.all(batch.map((row) => isClosed(deps.temporal, row.job_id)));
-    batch.forEach((row, j) => closed[j] && released.push(row.job_id));
+    batch.forEach((row, j) => {
+      if (closed[j]) released.push(row.job_id);
+      else if (row.state === 'running') holding.push(row.job_id);
+    });
   }
-  const granted = await tellGranted(deps, await releaseSlots(deps.pool, released, deps.policy));
+  const newly = await releaseSlots(deps.pool, released, deps.policy);
+  const granted = await tellGranted(deps, [...new Set([...newly, ...(options.retell ? holding : [])])]);
   const orgs = await orgQueues(deps.pool);
   jobQueueDepth.reset();
   jobSlotsRunning.reset();
@@ -72,13 +81,20 @@ export async function sweepSlots(deps: SlotSweepDeps): Promise<{ released: strin
   return { released, granted };
 }
 
-/** Runs `sweepSlots` every `everyMs` until stopped; a failed sweep is logged and the next one tries again. */
+/**
+ * Runs `sweepSlots` every `everyMs` until stopped; a failed sweep is logged and the next one tries again. The process's
+ * first sweep (until one succeeds) tells every job holding a slot again: an API killed between a grant's commit and
+ * its signal (its sweep, or an admin's raised limit) left the job granted but waiting, until its own re-claim timer
+ * (JOB_SLOT_RECLAIM_MS). A job already running ignores the signal; one signal per running job per API start.
+ */
 export function startSlotSweeper(deps: SlotSweepDeps, everyMs: number, log: FastifyBaseLogger): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
+  let retell = true;
   const timer = setInterval(() => {
     running = running.then(() =>
-      sweepSlots(deps).then(
+      sweepSlots(deps, { retell }).then(
         ({ released, granted }) => {
+          retell = false;
           if (released.length > 0) log.info({ released, granted }, 'released the slots of closed jobs');
         },
         (err: unknown) => log.warn({ err }, 'slot sweep failed; the next one retries'),

@@ -33,7 +33,7 @@ function canListen(port: number): Promise<boolean> {
  * local port comes from: between two starts, one of the suite's many connections took an API port (CI: `listen
  * EADDRINUSE` on the third `npm start`). Below the range only a listener can take it.
  */
-async function steadyPort(taken: Set<number>): Promise<number> {
+export async function steadyPort(taken: Set<number> = new Set()): Promise<number> {
   for (let tries = 0; tries < 200; tries += 1) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     if (!taken.has(port) && (await canListen(port))) return port;

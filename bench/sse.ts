@@ -9,6 +9,8 @@
 // exactly once and its stream closed after `final`; then the API / bare ratios.
 // Needs PostgreSQL (BENCH_POSTGRES_DSN; a throwaway schema, dropped at the end) and Redis (BENCH_REDIS_URL).
 // Run: npm run build && npm run bench:sse [--levels=100,500,1000] [--jobs=10] [--events=20] [--interval=200] [--json]
+// (`-- --help` prints the flags). Each stream is a socket in this process and one in the server: a level of N streams
+// needs N + BASE_OPEN_FILES open files per process, which the bench checks first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -24,7 +26,9 @@ import { appendEvent, type EventIds } from '../events/store';
 import { jobEventsChannel } from '../events/job-event-feed';
 import { createQueueStore } from '../queue/create-queue-store';
 import type { QueueStore } from '../queue/queue-store';
+import { cpuMs } from './keel-processes';
 import { param, percentile, printJson } from './measure';
+import { BASE_OPEN_FILES, ensureOpenFiles } from './open-files';
 import { runBench, Teardown } from './run-bench';
 import { throwawaySchema } from './throwaway-schema';
 
@@ -33,6 +37,14 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ORG = 'org-bench-sse';
 const USER = 'bench-sse';
 const CONNECT_TIMEOUT_MS = 120_000;
+
+const USAGE = `npm run bench:sse -- [flags]
+  --levels=100,500,1000  concurrent streams per level (each level runs the API, then the bare endpoint)
+  --jobs=10              running jobs the streams are spread over
+  --events=20            live events per job after the one stored before the clients connect, then final
+  --interval=200         ms between a job's live events (every job emits one per interval)
+  --json                 end with one JSON object of the figures
+Env: BENCH_POSTGRES_DSN, BENCH_REDIS_URL; BENCH_LEVELS etc. in place of the flags.`;
 
 type Mode = 'api' | 'bare';
 
@@ -44,7 +56,12 @@ interface Server {
 
 /** Starts a server process and waits for the port it prints. */
 async function startServer(mode: Mode, schema: string, instanceId: string): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'sse-server.js')], {
+  // With BENCH_CPU_PROF_DIR set, each server writes a V8 CPU profile there when it stops (as bench:streaming's do).
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const profile = profileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=sse-${mode}-${Date.now()}.cpuprofile`]
+    : [];
+  const child = spawn(process.execPath, [...profile, path.join(__dirname, 'sse-server.js')], {
     env: {
       ...process.env,
       SSE_MODE: mode,
@@ -134,12 +151,25 @@ interface StreamClient {
   sequences: number[];
   /** Receive time − occurred_at (ms) of each live frame. */
   latencies: number[];
+  /** Why the stream failed before it ended: `http 503`, the socket error's code. */
+  failure?: string;
   close(): void;
+}
+
+/** Why a client's stream was not lossless: its failure, else what its sequences lack. */
+function verdict(client: StreamClient, settled: PromiseSettledResult<void>, expected: number[]): string | undefined {
+  if (settled.status !== 'fulfilled') return client.failure ?? 'error';
+  const got = client.sequences;
+  if (got.join(',') === expected.join(',')) return undefined;
+  if (new Set(got).size !== got.length) return 'a sequence twice';
+  if (got.some((sequence, i) => i > 0 && sequence < got[i - 1]!)) return 'out of order';
+  return got.length < expected.length ? 'sequences missing' : 'unexpected sequences';
 }
 
 function openClient(agent: http.Agent, port: number, jobId: string, headers: Record<string, string>): StreamClient {
   const sequences: number[] = [];
   const latencies: number[] = [];
+  const client: StreamClient = { ready: undefined!, done: undefined!, sequences, latencies, close: () => undefined };
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   let request: http.ClientRequest | undefined;
@@ -166,8 +196,14 @@ function openClient(agent: http.Agent, port: number, jobId: string, headers: Rec
       },
       (res) => {
         if (res.statusCode !== 200) {
-          reject(new Error(`stream answered ${res.statusCode}`));
-          res.resume();
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => {
+            const code = /"code":"([^"]+)"/.exec(body)?.[1];
+            client.failure = `http ${res.statusCode}${code ? ` ${code}` : ''}`;
+            reject(new Error(`stream answered ${res.statusCode}: ${body}`));
+          });
           return;
         }
         res.setEncoding('utf8');
@@ -176,10 +212,13 @@ function openClient(agent: http.Agent, port: number, jobId: string, headers: Rec
         res.on('error', reject);
       },
     );
-    request.on('error', reject);
+    request.on('error', (err: NodeJS.ErrnoException) => {
+      client.failure ??= err.code ?? err.message;
+      reject(err);
+    });
   });
   void done.catch(() => markReady());
-  return { ready, done, sequences, latencies, close: () => request?.destroy() };
+  return Object.assign(client, { ready, done, close: () => request?.destroy() });
 }
 
 interface LevelResult {
@@ -187,9 +226,21 @@ interface LevelResult {
   p50: number;
   p99: number;
   rssMb: number;
+  /** The server's RSS just before this level's clients connected. */
+  idleRssMb: number;
+  /** (peak − idle RSS) per stream, KB. */
+  kbPerStream: number;
+  /** The server's CPU (user + system) from the first connect until every client had its first frame, per stream, µs. */
+  cpuUsPerConnect: number;
+  /** The server's CPU from then until every stream closed, per live frame the clients received, µs. */
+  cpuUsPerFrame: number;
   frames: number;
   /** Clients that did not see every live sequence exactly once, in order, with the stream closed after final. */
   failedClients: number;
+  /** How many clients failed, by reason (`http 503`, `sequences missing`, ...). */
+  failures: Record<string, number>;
+  /** The 1-minute load average when the level started and when it ended. */
+  load: [number, number];
 }
 
 async function runLevel(
@@ -208,6 +259,9 @@ async function runLevel(
     await emit(pool, queue, ids, draft(ids.job_id, 0));
     jobIds.push(ids);
   }
+  const load0 = os.loadavg()[0]!;
+  const idleRss = await rssMb(server.child.pid!);
+  const cpu0 = await cpuMs(server.child.pid!);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const streams = Array.from({ length: clients }, (_, i) =>
     openClient(agent, server.port, jobIds[i % jobs]!.job_id, { authorization: `Bearer ${token}` }),
@@ -219,6 +273,7 @@ async function runLevel(
       setTimeout(() => reject(new Error(`${tag}: clients not connected in time`)), CONNECT_TIMEOUT_MS).unref(),
     );
     await Promise.race([connected, timeout]);
+    const cpu1 = await cpuMs(server.child.pid!);
     // Bare clients are live once subscribed; the API's replay of sequence 1 comes after its subscription.
     peakRss = Math.max(peakRss, await rssMb(server.child.pid!));
     for (let i = 1; i < events; i += 1) {
@@ -235,18 +290,27 @@ async function runLevel(
         setTimeout(() => reject(new Error(`${tag}: streams did not close after final`)), CONNECT_TIMEOUT_MS).unref(),
       ),
     ]);
-    const expected = Array.from({ length: events }, (_, i) => i + 2).join(',');
-    const failedClients = streams.filter(
-      (s, i) => results[i]!.status !== 'fulfilled' || s.sequences.join(',') !== expected,
-    ).length;
+    const cpu2 = await cpuMs(server.child.pid!);
+    const expected = Array.from({ length: events }, (_, i) => i + 2);
+    const failures: Record<string, number> = {};
+    for (const [i, s] of streams.entries()) {
+      const reason = verdict(s, results[i]!, expected);
+      if (reason) failures[reason] = (failures[reason] ?? 0) + 1;
+    }
     const latencies = streams.flatMap((s) => s.latencies).sort((a, b) => a - b);
     return {
       clients,
       p50: percentile(latencies, 0.5),
       p99: percentile(latencies, 0.99),
       rssMb: peakRss,
+      idleRssMb: idleRss,
+      kbPerStream: ((peakRss - idleRss) * 1024) / clients,
+      cpuUsPerConnect: ((cpu1 - cpu0) * 1000) / clients,
+      cpuUsPerFrame: ((cpu2 - cpu1) * 1000) / Math.max(1, latencies.length),
       frames: latencies.length,
-      failedClients,
+      failedClients: Object.values(failures).reduce((a, b) => a + b, 0),
+      failures,
+      load: [load0, os.loadavg()[0]!],
     };
   } finally {
     for (const s of streams) s.close();
@@ -255,6 +319,10 @@ async function runLevel(
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help')) {
+    console.log(USAGE);
+    return;
+  }
   const levels = (
     process.argv.find((a) => a.startsWith('--levels='))?.slice(9) ??
     process.env.BENCH_LEVELS ??
@@ -266,6 +334,8 @@ async function main(): Promise<void> {
   const jobs = param('jobs', 10);
   const events = param('events', 20, 2);
   const interval = param('interval', 200, 0);
+  const most = Math.max(...levels);
+  ensureOpenFiles(most + BASE_OPEN_FILES, `${most} streams`);
   const runId = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
   console.log(
     `node ${process.version} | ${os.platform()} ${os.arch()} | ${os.cpus().length} CPUs (${os.cpus()[0]?.model})`,
@@ -301,7 +371,19 @@ async function main(): Promise<void> {
     const line = (cells: string[]) =>
       console.log(cells.map((x, i) => (i === 0 ? x.padEnd(14) : x.padStart(9))).join(' | '));
     console.log('');
-    line(['server', 'clients', 'frames', 'p50 ms', 'p99 ms', 'RSS MB', 'lossless']);
+    line([
+      'server',
+      'clients',
+      'frames',
+      'p50 ms',
+      'p99 ms',
+      'RSS MB',
+      'KB/stream',
+      'µs/connect',
+      'µs/frame',
+      'load',
+      'lossless',
+    ]);
     for (const { api, bare } of rows) {
       for (const [name, r] of [
         ['Keel API', api],
@@ -314,6 +396,10 @@ async function main(): Promise<void> {
           r.p50.toFixed(1),
           r.p99.toFixed(1),
           r.rssMb.toFixed(0),
+          r.kbPerStream.toFixed(1),
+          r.cpuUsPerConnect.toFixed(0),
+          r.cpuUsPerFrame.toFixed(0),
+          r.load.map((x) => x.toFixed(1)).join('→'),
           r.failedClients === 0 ? 'yes' : `no (${r.failedClients})`,
         ]);
       }
@@ -324,6 +410,13 @@ async function main(): Promise<void> {
         `${level} clients: API / bare p50 ${(api.p50 / bare.p50).toFixed(2)}x, p99 ${(api.p99 / bare.p99).toFixed(2)}x; ` +
           `API RSS ${api.rssMb.toFixed(0)} MB; API lossless ${api.failedClients === 0 ? 'yes' : 'no'}`,
       );
+      for (const [name, r] of [
+        ['API', api],
+        ['bare', bare],
+      ] as const) {
+        const reasons = Object.entries(r.failures).map(([reason, n]) => `${n} ${reason}`);
+        if (reasons.length > 0) console.log(`  ${name} clients not lossless: ${reasons.join(', ')}`);
+      }
     }
     printJson('sse', {
       levels: rows.map(({ level, api, bare }) => ({
@@ -336,8 +429,18 @@ async function main(): Promise<void> {
         p99_ratio: api.p99 / bare.p99,
         api_rss_mb: api.rssMb,
         bare_rss_mb: bare.rssMb,
+        api_kb_per_stream: api.kbPerStream,
+        bare_kb_per_stream: bare.kbPerStream,
+        api_cpu_us_per_connect: api.cpuUsPerConnect,
+        bare_cpu_us_per_connect: bare.cpuUsPerConnect,
+        api_cpu_us_per_frame: api.cpuUsPerFrame,
+        bare_cpu_us_per_frame: bare.cpuUsPerFrame,
         api_lossless: api.failedClients === 0,
         bare_lossless: bare.failedClients === 0,
+        api_failures: api.failures,
+        bare_failures: bare.failures,
+        load_api: api.load,
+        load_bare: bare.load,
       })),
     });
   } finally {

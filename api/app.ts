@@ -1,6 +1,7 @@
 import sse from '@fastify/sse';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import { findTokenOwner } from '../db/tokens';
+import { sharedRead } from '../db/shared-reads';
 import { createBaseApp } from '../http/base-app';
 import { named } from '../http/named-plugin';
 import { instrumentHttp } from '../metrics/http';
@@ -61,7 +62,9 @@ export async function buildApp(
   instrumentHttp(app, 'api');
   await app.register(sse, { heartbeatInterval: deps.heartbeatMs });
   await app.register(principalPlugin, {
-    findOwner: (token) => findTokenOwner(deps.pool, token),
+    // Concurrent requests of one token (the console's, which acts for every signed-in user; a client opening many
+    // streams) share its lookup: as fresh as a lookup of their own (db/shared-reads.ts), one query instead of many.
+    findOwner: (token) => sharedRead(deps.pool, `token-owner:${token}`, () => findTokenOwner(deps.pool, token)),
     queue: deps.queue,
     rateLimits: deps.rateLimits,
   });

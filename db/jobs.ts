@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { sharedRead } from './shared-reads';
 import { withTransaction } from './transaction';
 
 export const TERMINAL_JOB_STATUSES = ['completed', 'failed', 'cancelled'] as const;
@@ -207,6 +208,14 @@ export async function findJob(pool: Pool | PoolClient, jobId: string): Promise<J
     [jobId],
   );
   return rows[0];
+}
+
+/**
+ * `findJob`, shared with every concurrent caller for the same job (db/shared-reads.ts): the row is shared, so callers
+ * must not mutate it. For the paths thousands of requests take at once, such as opening a job's stream.
+ */
+export function findJobShared(pool: Pool, jobId: string): Promise<JobRow | undefined> {
+  return sharedRead(pool, `job:${jobId}`, () => findJob(pool, jobId));
 }
 
 /**

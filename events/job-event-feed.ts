@@ -1,10 +1,11 @@
 import type { Pool } from 'pg';
 import { listEventsAfter } from './store';
-import { findJob, isTerminalStatus } from '../db/jobs';
+import { findJobShared, isTerminalStatus } from '../db/jobs';
 import type { EventEnvelope } from './envelope';
 import { isTerminalKind } from './kinds';
 import type { QueueStore } from '../queue/queue-store';
 import { subscribeLiveEvents } from './live-events';
+import { sharedRead } from '../db/shared-reads';
 
 /** The queue-store channel that carries a job's live events. */
 export function jobEventsChannel(jobId: string): string {
@@ -23,6 +24,16 @@ export interface FeedOptions {
   /** Re-read the database this often while idle, in case a live message was lost. */
   pollMs: number;
   signal: AbortSignal;
+}
+
+/**
+ * How long an idle stream waits before it re-reads the database: until the next multiple of `pollMs` on the clock,
+ * so the idle streams of a job in a process poll at the same moments and share each read (db/shared-reads.ts). Each
+ * stream polling on a timer of its own from its own connect made thousands of idle streams (jobs waiting for a
+ * person) one query each every `pollMs`. Never longer than `pollMs`.
+ */
+function untilNextPoll(pollMs: number): number {
+  return pollMs - (Date.now() % pollMs);
 }
 
 /**
@@ -49,7 +60,7 @@ export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventE
     while (!signal.aborted) {
       let sent = false;
       if (readStored) {
-        for (const event of await listEventsAfter(pool, jobId, last)) {
+        for (const event of await storedAfter(last)) {
           if (event.sequence !== last + 1) break;
           last = event.sequence;
           sent = true;
@@ -76,7 +87,7 @@ export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventE
       }
 
       const timedOut = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(true), options.pollMs);
+        const timer = setTimeout(() => resolve(true), untilNextPoll(options.pollMs));
         wake = () => {
           clearTimeout(timer);
           resolve(false);
@@ -87,7 +98,7 @@ export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventE
       wake = undefined;
       readStored = timedOut;
       if (timedOut && !(await hasStoredAfter(last))) {
-        const job = await findJob(pool, jobId);
+        const job = await findJobShared(pool, jobId);
         // Terminal for a while with nothing left to send (e.g. terminated by an operator): end the stream.
         // The grace covers the moment between a job's terminal status and its terminal event.
         const settled = job?.finished_at && Date.now() - job.finished_at.getTime() > TERMINAL_GRACE_MS;
@@ -99,7 +110,14 @@ export async function* jobEventFeed(options: FeedOptions): AsyncGenerator<EventE
     await unsubscribe();
   }
 
+  // Every stream of a job reads the same rows at the same moments (its backlog on connect, its poll), so streams at the
+  // same point share each read (db/shared-reads.ts): the database sees one query per job, not one per stream.
+  function storedAfter(sequence: number, limit?: number): Promise<EventEnvelope[]> {
+    const key = `events:${jobId}:${sequence}:${limit ?? ''}`;
+    return sharedRead(pool, key, () => listEventsAfter(pool, jobId, sequence, limit));
+  }
+
   async function hasStoredAfter(sequence: number): Promise<boolean> {
-    return (await listEventsAfter(pool, jobId, sequence, 1)).length > 0;
+    return (await storedAfter(sequence, 1)).length > 0;
   }
 }

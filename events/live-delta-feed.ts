@@ -1,4 +1,5 @@
 import type { QueueStore } from '../queue/queue-store';
+import { sharedRead } from '../db/shared-reads';
 import { jobDeltaBuffers, jobDeltasChannel, liveDelta, liveDeltaBatch, type LiveDelta } from './live-deltas';
 
 /**
@@ -27,7 +28,9 @@ export async function openLiveDeltaFeed(
     else for (const delta of parsed.data) forward(delta);
   });
   try {
-    const buffers = await queue.readBounded(jobDeltaBuffers(jobId));
+    // Every stream of the job opening now reads the same buffers: one read for all of them (db/shared-reads.ts).
+    const group = jobDeltaBuffers(jobId);
+    const buffers = await sharedRead(queue, `bounded:${group}`, () => queue.readBounded(group));
     for (const entries of buffers) {
       for (const entry of entries) {
         const parsed = liveDelta.safeParse(parseJson(entry));

@@ -36,9 +36,17 @@ export function creatorScope(principal: Principal): string | null {
   return principal.acting && !principal.is_admin ? principal.user_id : null;
 }
 
-/** The job if the caller may see it; another org's job is reported as not found, never as forbidden. */
-export async function visibleJob(deps: Pick<JobsDeps, 'pool'>, principal: TokenOwner, jobId: string): Promise<JobRow> {
-  const job = await findJob(deps.pool, jobId);
+/**
+ * The job if the caller may see it; another org's job is reported as not found, never as forbidden. `read` reads the
+ * row (a read shared by concurrent callers, for a stream: the row it gets is shared and must not be mutated).
+ */
+export async function visibleJob(
+  deps: Pick<JobsDeps, 'pool'>,
+  principal: TokenOwner,
+  jobId: string,
+  read: (pool: JobsDeps['pool'], jobId: string) => Promise<JobRow | undefined> = findJob,
+): Promise<JobRow> {
+  const job = await read(deps.pool, jobId);
   if (!job || !canSee(principal, job.org_id, job.created_by)) throw new NotFound(`job ${jobId}`);
   return job;
 }

@@ -4,6 +4,7 @@ import type { ApiDeps } from '../deps';
 import { jobEventFeed } from '../../events/job-event-feed';
 import { principalOf } from '../plugins/principal';
 import { visibleJob } from '../../jobs/visibility';
+import { findJobShared } from '../../db/jobs';
 import { streamLagSeconds } from '../../metrics/series';
 import { eventStreamResponse } from '../../http/body-schemas';
 import { acceptsMediaType } from '../../http/accepts-media-type';
@@ -91,7 +92,8 @@ export function jobStreamRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const job = await visibleJob(deps, principalOf(request), request.params.id);
+        // Many streams of one job open together (a reconnect storm): they share the job's read.
+        const job = await visibleJob(deps, principalOf(request), request.params.id, findJobShared);
         const after = lastEventId(request.headers['last-event-id'], request.query.last_event_id);
         const abort = new AbortController();
         // Set when the client went away: what fails after that is no failure of the service.

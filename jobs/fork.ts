@@ -18,6 +18,7 @@ import type { CarriedLevel, JobInput, LevelResult } from '../workflows/definitio
 import type { Admitted } from './admit';
 import type { JobsDeps } from './deps';
 import { recordAndStart } from './record-and-start';
+import { jobScheduling } from './scheduling';
 import { allocate } from './submit';
 import { snapshotAt } from './workspace-at';
 
@@ -66,8 +67,15 @@ export async function forkJob(
   const createdBy = principal.user_id || 'user';
   const fromLevelRunId = point?.levelRunId ?? null;
   const sequence = 'sequence' in request.from ? request.from.sequence : undefined;
+  const orgId = source.org_id ?? principal.org_id;
+  // A fork claims a slot like any submitted job (docs/scheduling.md), under this API's settings, not the ones the source
+  // was started under (copied with its input): scheduling on now, it claims even when the source claimed none; off, it
+  // claims none. It keeps the source's priority.
+  const scheduling = jobScheduling(deps.scheduling, orgId, sourceInput.scheduling?.priority);
+  const { scheduling: _sourceScheduling, ...sourceRest } = sourceInput;
   const input: JobInput = {
-    ...sourceInput,
+    ...sourceRest,
+    ...(scheduling ? { scheduling } : {}),
     ids,
     prompt,
     modelTier,
@@ -96,7 +104,7 @@ export async function forkJob(
       projectSlug: source.project_slug ?? undefined,
       modelTier,
       createdBy,
-      orgId: source.org_id ?? principal.org_id,
+      orgId,
       taskQueue: deps.taskQueue,
     },
     {

@@ -632,11 +632,13 @@ export interface paths {
               }[];
               queue: {
                 org_id: string;
+                project_slug: string | null;
                 /** @enum {string} */
                 state: 'queued' | 'running' | 'released';
                 position: number | null;
                 /** @enum {string|null} */
-                reason: 'org_limit' | 'total_limit' | null;
+                reason: 'org_limit' | 'project_limit' | 'total_limit' | null;
+                project_limit: number | null;
                 enqueued_at: string;
                 granted_at: string | null;
                 released_at: string | null;
@@ -9714,6 +9716,12 @@ export interface paths {
                 queued: number;
                 oldest_queued_at: string | null;
                 max_running: number | null;
+                projects: {
+                  project_slug: string;
+                  running: number;
+                  queued: number;
+                  max_running: number | null;
+                }[];
               }[];
             };
           };
@@ -9843,6 +9851,12 @@ export interface paths {
               queued: number;
               oldest_queued_at: string | null;
               max_running: number | null;
+              projects: {
+                project_slug: string;
+                running: number;
+                queued: number;
+                max_running: number | null;
+              }[];
             };
           };
         };
@@ -9876,6 +9890,147 @@ export interface paths {
         };
         /** @description Default Response */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description an error */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description an error */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/job-slots/orgs/{org}/projects/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          org: string;
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            max_running: number | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              project_slug: string;
+              running: number;
+              queued: number;
+              max_running: number | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                code: string;
+                message: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
           headers: {
             [name: string]: unknown;
           };

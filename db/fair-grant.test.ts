@@ -1,6 +1,12 @@
-import { chooseGrants, type GrantInput, type QueuedJob } from './fair-grant';
+import { chooseGrants, projectKey, type GrantInput, type QueuedJob } from './fair-grant';
 
-const job = (jobId: string, orgId: string, seq: number, priority = 0): QueuedJob => ({ jobId, orgId, seq, priority });
+const job = (jobId: string, orgId: string, seq: number, priority = 0, projectSlug?: string): QueuedJob => ({
+  jobId,
+  orgId,
+  seq,
+  priority,
+  projectSlug,
+});
 
 function input(over: Partial<GrantInput>): GrantInput {
   return {
@@ -57,5 +63,54 @@ describe('chooseGrants', () => {
 
   test('nothing is granted past the total limit', () => {
     expect(chooseGrants(input({ queued: backlog, running: new Map([['C', 3]]), totalLimit: 3 }))).toEqual([]);
+  });
+
+  describe('per-project limits', () => {
+    // Org A's queue: two jobs of project p (first), then one of q; org B's one job has no project.
+    const queued = [job('p1', 'A', 1, 0, 'p'), job('p2', 'A', 2, 0, 'p'), job('q1', 'A', 3, 0, 'q'), job('b1', 'B', 4)];
+    const projectLimit = (org: string, slug: string) => (org === 'A' && slug === 'p' ? 1 : undefined);
+
+    test("a project at its limit is passed over: its org's job of another project, and other orgs, take the slots", () => {
+      const grants = chooseGrants(
+        input({
+          queued,
+          running: new Map([['A', 1]]),
+          runningByProject: new Map([[projectKey('A', 'p'), 1]]),
+          projectLimit,
+        }),
+      );
+      expect(grants).toEqual(['b1', 'q1']);
+    });
+
+    test('a project under its limit runs up to it, and no further, within one pass', () => {
+      expect(chooseGrants(input({ queued, projectLimit }))).toEqual(['p1', 'b1', 'q1']);
+    });
+
+    test('fairness off: the oldest job that may run, skipping a project at its limit', () => {
+      const grants = chooseGrants(
+        input({
+          queued,
+          running: new Map([['A', 1]]),
+          runningByProject: new Map([[projectKey('A', 'p'), 1]]),
+          projectLimit,
+          totalLimit: 2,
+          fair: false,
+        }),
+      );
+      expect(grants).toEqual(['q1']);
+    });
+
+    test('a project limit of 0 holds that project only', () => {
+      const grants = chooseGrants(input({ queued, projectLimit: (_org, slug) => (slug === 'p' ? 0 : undefined) }));
+      expect(grants).toEqual(['q1', 'b1']);
+    });
+
+    test('the same slug in another org is another project', () => {
+      const other = [job('p1', 'A', 1, 0, 'p'), job('c1', 'C', 2, 0, 'p')];
+      const grants = chooseGrants(
+        input({ queued: other, runningByProject: new Map([[projectKey('A', 'p'), 1]]), projectLimit: () => 1 }),
+      );
+      expect(grants).toEqual(['c1']);
+    });
   });
 });

@@ -119,14 +119,17 @@ export const EVENT_PAYLOADS = {
   prompt_appended: z.looseObject({ prompt_id: z.string(), preview: z.string() }),
   /**
    * A job waits for a slot of its org (docs/scheduling.md): its place in its org's queue (1 is next), why it waits
-   * (`org_limit`: its org runs as many jobs as it may; `total_limit`: every slot of the deployment is taken) and the
-   * limits it waits on (`org_limit` null: unlimited). Emitted once, when the job is first queued.
+   * (`org_limit`: its org runs as many jobs as it may; `project_limit`: its project runs as many as its own limit
+   * allows; `total_limit`: every slot of the deployment is taken) and the limits it waits on (`org_limit` null:
+   * unlimited; `project` and `project_limit` with `project_limit` only). Emitted once, when the job is first queued.
    */
   queued: z.looseObject({
     position: z.number().int().min(1),
-    reason: z.enum(['org_limit', 'total_limit']),
+    reason: z.enum(['org_limit', 'project_limit', 'total_limit']),
     org_limit: z.number().int().nullable(),
     total_limit: z.number().int().optional(),
+    project: z.string().nullable().optional(),
+    project_limit: z.number().int().nullable().optional(),
   }),
   /**
    * Which follow-up policy applied to this job (docs/follow-up-policies.md): `running_job` (amend: the prompt joined

@@ -11,7 +11,7 @@ import type { Activities } from '../activities';
 import { ACTIVITY_RETRY } from './activity-retry';
 import { JOB_ROLE, slotGrantedSignal, type JobScheduling } from './definitions';
 import type { Emit } from './emit';
-import { SLOT_CLAIM_UNCANCELLED_PATCH } from './patches';
+import { QUEUED_PROJECT_LIMIT_PATCH, SLOT_CLAIM_UNCANCELLED_PATCH } from './patches';
 
 /*
  * A job's slot under fair scheduling (docs/scheduling.md): claimed before the job runs anything, released however the
@@ -56,6 +56,9 @@ export class JobSlot {
         reason: claim.reason,
         org_limit: claim.orgLimit,
         ...(this.scheduling.totalSlots !== null ? { total_limit: this.scheduling.totalSlots } : {}),
+        ...(claim.reason === 'project_limit' && patched(QUEUED_PROJECT_LIMIT_PATCH)
+          ? { project: this.projectSlug ?? null, project_limit: claim.projectLimit }
+          : {}),
       });
     }
     while (claim.state === 'queued') {

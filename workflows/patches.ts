@@ -115,3 +115,10 @@ export const SLOT_CLAIM_UNCANCELLED_PATCH = 'slot-claim-uncancelled';
  * was ignored as a late duplicate: the job read `paused` with nothing pending, and every answer was refused.
  */
 export const REASKED_CALL_REOPENS_PATCH = 'reasked-call-reopens';
+
+/**
+ * 2026-11-28: a job queued because its project runs its own limit of jobs (`reason` `project_limit`, per-project limits,
+ * docs/scheduling.md) names the project and that limit in its `queued` event. No job recorded before it was queued for
+ * that reason (the claim's answer is in its history), so only new histories take the new path.
+ */
+export const QUEUED_PROJECT_LIMIT_PATCH = 'queued-project-limit';

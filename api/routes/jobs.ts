@@ -72,7 +72,7 @@ export const JobReservationsSchema = z.object({
     .describe('oldest first, at most 500'),
 });
 
-const WAIT_REASONS = ['org_limit', 'total_limit'] as const;
+const WAIT_REASONS = ['org_limit', 'project_limit', 'total_limit'] as const;
 
 /**
  * A job's place under fair scheduling (docs/scheduling.md); null for a job that claimed no slot (scheduling off). While
@@ -82,6 +82,8 @@ const WAIT_REASONS = ['org_limit', 'total_limit'] as const;
 export const JobQueueSchema = z.object({
   /** The org whose queue the job waits in; `position` counts that org's queued jobs. */
   org_id: z.string(),
+  /** The job's project (whose own limit `project_limit` is); null: none. */
+  project_slug: z.string().nullable(),
   state: z.enum(['queued', 'running', 'released']),
   position: z.number().int().nullable(),
   // Not `.nullable()`: OpenAPI 3.0 takes a null in an enum only when null is one of its values.
@@ -89,6 +91,8 @@ export const JobQueueSchema = z.object({
     .enum(WAIT_REASONS)
     .nullable()
     .meta({ enum: [...WAIT_REASONS, null] }),
+  /** While `reason` is `project_limit`: the project's own limit of running jobs; otherwise null. */
+  project_limit: z.number().int().nullable(),
   enqueued_at: z.string(),
   granted_at: z.string().nullable(),
   released_at: z.string().nullable(),
@@ -224,9 +228,11 @@ export function jobRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
           queue: queue
             ? {
                 org_id: queue.org_id,
+                project_slug: queue.project_slug,
                 state: queue.state,
                 position: queue.position,
                 reason: queue.reason,
+                project_limit: queue.project_limit,
                 enqueued_at: queue.enqueued_at.toISOString(),
                 granted_at: iso(queue.granted_at),
                 released_at: iso(queue.released_at),

@@ -22,6 +22,8 @@ interface JobView {
     state: 'queued' | 'running' | 'released';
     position: number | null;
     reason: string | null;
+    project_slug: string | null;
+    project_limit: number | null;
   } | null;
   pending: { questions: Array<{ call_id: string }> | null } | null;
 }
@@ -64,13 +66,17 @@ afterAll(async () => {
   await infra?.close();
 });
 
-async function submit(prompt: string, options: { token?: string; priority?: number } = {}): Promise<string> {
+async function submit(
+  prompt: string,
+  options: { token?: string; priority?: number; project?: string } = {},
+): Promise<string> {
   const res = await fetch(`${keel.baseUrl}/v1/chat`, {
     method: 'POST',
     headers: { authorization: `Bearer ${options.token ?? keel.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       prompt,
       ...(options.priority !== undefined ? { metadata: { priority: options.priority } } : {}),
+      ...(options.project !== undefined ? { project_slug: options.project } : {}),
     }),
   });
   expect(res.status).toBe(202);
@@ -93,6 +99,36 @@ async function holding(jobId: string, token = keel.token): Promise<JobView> {
       return v.status === 'paused' && v.queue?.state === 'running' ? v : undefined;
     },
     { what: `${jobId} running and paused on its question`, timeoutMs: 90_000 },
+  );
+}
+
+/** A JSON request as the dev token (an admin of org-test) or `token`: its status and body. */
+async function call<T = Record<string, unknown>>(
+  url: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${keel.baseUrl}${url}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      authorization: `Bearer ${init.token ?? keel.token}`,
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+async function queuedEvents(jobId: string): Promise<unknown[]> {
+  return eventually(
+    async () => {
+      const { rows } = await infra.db.pool.query<{ payload: unknown }>(
+        `SELECT envelope->'payload' AS payload FROM job_events WHERE job_id = $1 AND kind = 'queued'`,
+        [jobId],
+      );
+      return rows.length > 0 ? rows.map((r) => r.payload) : undefined;
+    },
+    { what: `${jobId}'s queued event` },
   );
 }
 
@@ -128,16 +164,7 @@ test('a queued job says where it waits and why, and starts when a cancel frees t
   const waiting = await queued(second);
   expect(waiting.queue).toMatchObject({ position: 1, reason: 'total_limit' });
   // The job reads queued as soon as its claim commits; its `queued` event follows.
-  const announced = await eventually(
-    async () => {
-      const { rows } = await infra.db.pool.query<{ payload: unknown }>(
-        `SELECT envelope->'payload' AS payload FROM job_events WHERE job_id = $1 AND kind = 'queued'`,
-        [second],
-      );
-      return rows.length > 0 ? rows.map((r) => r.payload) : undefined;
-    },
-    { what: `${second}'s queued event` },
-  );
+  const announced = await queuedEvents(second);
   expect(announced).toEqual([{ position: 1, reason: 'total_limit', org_limit: null, total_limit: 1 }]);
 
   await cancel(first);
@@ -233,4 +260,111 @@ test('a job that fails frees its slot: the job queued behind it starts', async (
   expect(at(next).granted_at.getTime()).toBeGreaterThanOrEqual(at(failing).released_at!.getTime());
   await cancel(next);
   await released(next);
+describe('a project limit', () => {
+  interface ProjectRow {
+    project_slug: string;
+    running: number;
+    queued: number;
+    max_running: number | null;
+  }
+  const setLimit = (slug: string, body: unknown, token?: string) =>
+    call<ProjectRow & { error?: { code: string } }>(`/v1/admin/job-slots/orgs/org-test/projects/${slug}`, {
+      method: 'PUT',
+      body,
+      token,
+    });
+  const projectsOfOrg = async () => {
+    const res = await call<{ orgs: Array<{ org_id: string; projects: ProjectRow[] }> }>('/v1/admin/job-slots');
+    expect(res.status).toBe(200);
+    return res.body.orgs.find((o) => o.org_id === 'org-test')?.projects ?? [];
+  };
+
+  beforeAll(async () => {
+    for (const slug of ['limited', 'open']) {
+      expect((await call('/v1/projects', { method: 'POST', body: { name: slug, slug } })).status).toBe(201);
+    }
+  });
+
+  test('is set by admins only, with a number in range or null, for a project that exists', async () => {
+    expect((await setLimit('limited', { max_running: -1 })).status).toBe(400);
+    expect((await setLimit('limited', { max_running: 100_001 })).status).toBe(400);
+    expect((await setLimit('limited', { max_running: '2' })).status).toBe(400);
+    expect((await setLimit('limited', {})).status).toBe(400);
+    expect((await setLimit('Not_A_Slug', { max_running: 1 })).status).toBe(400);
+    const missing = await setLimit('no-such-project', { max_running: 1 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error?.code).toBe('not_found');
+    const notAdmin = await setLimit('limited', { max_running: 1 }, orgB);
+    expect(notAdmin.status).toBe(403);
+    expect(notAdmin.body.error?.code).toBe('admin_only');
+    expect((await call('/v1/admin/job-slots', { token: orgB })).status).toBe(403);
+
+    const set = await setLimit('limited', { max_running: 3 });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ project_slug: 'limited', running: 0, queued: 0, max_running: 3 });
+    expect(await projectsOfOrg()).toContainEqual({ project_slug: 'limited', running: 0, queued: 0, max_running: 3 });
+    expect((await setLimit('limited', { max_running: null })).body).toMatchObject({ max_running: null });
+    expect((await projectsOfOrg()).find((p) => p.project_slug === 'limited')).toBeUndefined();
+  });
+
+  test("a job of a project at its limit waits; the org's other projects are not held behind it", async () => {
+    expect((await setLimit('limited', { max_running: 0 })).status).toBe(200);
+    // The deployment's one slot is free, but the project may run no job.
+    const limited = await submit('Write p.md #ask', { project: 'limited' });
+    const waiting = await queued(limited);
+    expect(waiting.queue).toMatchObject({
+      position: 1,
+      reason: 'project_limit',
+      project_slug: 'limited',
+      project_limit: 0,
+    });
+    expect(await queuedEvents(limited)).toEqual([
+      { position: 1, reason: 'project_limit', org_limit: null, total_limit: 1, project: 'limited', project_limit: 0 },
+    ]);
+
+    // Submitted after it in the same org, a job of another project takes the free slot.
+    const open = await submit('Write q.md #ask', { project: 'open' });
+    await holding(open);
+    expect((await view(limited)).queue).toMatchObject({ state: 'queued', reason: 'project_limit' });
+    expect(await projectsOfOrg()).toEqual(
+      expect.arrayContaining([
+        { project_slug: 'limited', running: 0, queued: 1, max_running: 0 },
+        { project_slug: 'open', running: 1, queued: 0, max_running: null },
+      ]),
+    );
+
+    // Raised, the project has room, but the deployment's one slot is taken: the job now waits for that.
+    expect((await setLimit('limited', { max_running: 1 })).body).toMatchObject({ queued: 1, max_running: 1 });
+    expect((await view(limited)).queue).toMatchObject({ state: 'queued', reason: 'total_limit', project_limit: null });
+    await cancel(open);
+    await holding(limited);
+    await cancel(limited);
+    await released(limited);
+    expect((await setLimit('limited', { max_running: null })).status).toBe(200);
+  });
+});
+
+test('a fork claims a slot like a submitted job: queued while another job holds it, started when it frees', async () => {
+  const source = await submit('Write f.md');
+  await eventually(async () => ((await view(source)).status === 'completed' ? true : undefined), {
+    what: `${source} completed`,
+    timeoutMs: 120_000,
+  });
+  await released(source);
+  const holder = await submit('Write s.md #ask');
+  await holding(holder);
+
+  const res = await call<{ job_id: string }>(`/v1/jobs/${source}/fork`, {
+    method: 'POST',
+    body: { from: { sequence: 0 }, prompt_patch: 'Write f.md again #ask' },
+  });
+  expect(res.status).toBe(202);
+  const fork = res.body.job_id;
+  submitted.push({ jobId: fork, token: keel.token });
+  expect((await queued(fork)).queue).toMatchObject({ position: 1, reason: 'total_limit' });
+
+  await cancel(holder);
+  await holding(fork);
+  await cancel(fork);
+  await released(fork);
 });

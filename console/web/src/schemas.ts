@@ -142,7 +142,10 @@ export const JobQueue = z.looseObject({
   state: z.enum(['queued', 'running', 'released']),
   /** Its place in its org's queue while queued (1 is next). */
   position: z.nullable(z.number()),
-  reason: z.nullable(z.enum(['org_limit', 'total_limit'])),
+  reason: z.nullable(z.enum(['org_limit', 'project_limit', 'total_limit'])),
+  /** The job's project; with `reason` `project_limit`, the project whose own limit it waits under. */
+  project_slug: z.optional(z.nullable(z.string())),
+  project_limit: z.optional(z.nullable(z.number())),
   enqueued_at: z.string(),
   granted_at: z.nullable(z.string()),
   released_at: z.nullable(z.string()),

@@ -94,7 +94,12 @@ const DESCRIBE: Describers = {
     detail:
       e.payload.reason === 'org_limit'
         ? `waiting for a slot: the org runs its limit of ${e.payload.org_limit ?? '?'} jobs`
-        : `waiting for a slot: all ${e.payload.total_limit ?? ''} slots of the deployment are taken`.replace('  ', ' '),
+        : e.payload.reason === 'project_limit'
+          ? `waiting for a slot: project ${e.payload.project ?? '?'} runs its limit of ${e.payload.project_limit ?? '?'} jobs`
+          : `waiting for a slot: all ${e.payload.total_limit ?? ''} slots of the deployment are taken`.replace(
+              '  ',
+              ' ',
+            ),
   }),
   job_forked: (e) => ({
     title: `Forked from ${e.payload.source_job_id}`,

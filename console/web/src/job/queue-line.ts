@@ -1,7 +1,9 @@
 import type { JobQueue } from '../schemas';
 
-const WAITING_FOR: Record<NonNullable<JobQueue['reason']>, (org: string) => string> = {
-  org_limit: (org) => `a slot under ${org}'s limit of running jobs`,
+const WAITING_FOR: Record<NonNullable<JobQueue['reason']>, (queue: JobQueue) => string> = {
+  org_limit: (q) => `a slot under ${q.org_id}'s limit of running jobs`,
+  project_limit: (q) =>
+    `a slot under project ${q.project_slug ?? '?'}'s limit of ${q.project_limit ?? '?'} running jobs (${q.org_id}'s other projects go on)`,
   total_limit: () => 'a free slot (every slot of the deployment is taken)',
 };
 
@@ -13,6 +15,6 @@ export function queueLine(queue: JobQueue | null | undefined): string | null {
   if (queue?.state !== 'queued') return null;
   const place =
     queue.position === null ? `in ${queue.org_id}'s queue` : `position ${queue.position} in ${queue.org_id}'s queue`;
-  const reason = queue.reason ? WAITING_FOR[queue.reason](queue.org_id) : 'a slot';
+  const reason = queue.reason ? WAITING_FOR[queue.reason](queue) : 'a slot';
   return `Queued — ${place}, waiting for ${reason}`;
 }

@@ -4,9 +4,9 @@ import { withTransaction } from './transaction';
 import type { Queryable } from './users';
 
 /*
- * Job slots (migrations 0032_job_slots.sql, 0037_project_job_limits.sql; docs/scheduling.md). Every change runs in one transaction under one advisory
- * lock and ends with a grant pass, so API and worker replicas never grant the same slot twice or leave a free slot
- * with a job waiting for it.
+ * Job slots (migrations 0032_job_slots.sql, 0037_project_job_limits.sql; docs/scheduling.md). Every change runs in
+ * one transaction under one advisory lock and ends with a grant pass, so API and worker replicas never grant the same
+ * slot twice or leave a free slot with a job waiting for it.
  */
 
 /** The deployment's scheduling settings, as the job's input carries them (the API's JOB_SLOTS_* configuration). */

@@ -68,9 +68,9 @@ export async function forkJob(
   const fromLevelRunId = point?.levelRunId ?? null;
   const sequence = 'sequence' in request.from ? request.from.sequence : undefined;
   const orgId = source.org_id ?? principal.org_id;
-  // A fork claims a slot like any submitted job (docs/scheduling.md), under this API's settings, not the ones the source
-  // was started under (copied with its input): scheduling on now, it claims even when the source claimed none; off, it
-  // claims none. It keeps the source's priority.
+  // A fork claims a slot like any submitted job (docs/scheduling.md), under this API's settings, not the ones the
+  // source was started under (copied with its input): scheduling on now, it claims even when the source claimed none;
+  // off, it claims none. It keeps the source's priority.
   const scheduling = jobScheduling(deps.scheduling, orgId, sourceInput.scheduling?.priority);
   const { scheduling: _sourceScheduling, ...sourceRest } = sourceInput;
   const input: JobInput = {

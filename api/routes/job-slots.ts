@@ -61,8 +61,9 @@ function requireAdmin(principal: Principal): void {
 }
 
 /**
- * Fair scheduling's admin view, per-org and per-project limits (docs/scheduling.md), and the sweeper that frees the slots of jobs
- * that ended without releasing them, started with the app when JOB_SCHEDULING is on and stopped when it closes.
+ * Fair scheduling's admin view, per-org and per-project limits (docs/scheduling.md), and the sweeper that frees the
+ * slots of jobs that ended without releasing them, started with the app when JOB_SCHEDULING is on and stopped when it
+ * closes.
  */
 export function jobSlotRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
   // Read when used, not when the routes are built (the OpenAPI document is built with no dependencies).

@@ -3,7 +3,8 @@ import type { JobQueue } from '../schemas';
 const WAITING_FOR: Record<NonNullable<JobQueue['reason']>, (queue: JobQueue) => string> = {
   org_limit: (q) => `a slot under ${q.org_id}'s limit of running jobs`,
   project_limit: (q) =>
-    `a slot under project ${q.project_slug ?? '?'}'s limit of ${q.project_limit ?? '?'} running jobs (${q.org_id}'s other projects go on)`,
+    `a slot under project ${q.project_slug ?? '?'}'s limit of ${q.project_limit ?? '?'} running jobs ` +
+    `(${q.org_id}'s other projects go on)`,
   total_limit: () => 'a free slot (every slot of the deployment is taken)',
 };
 

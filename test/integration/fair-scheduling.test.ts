@@ -260,6 +260,8 @@ test('a job that fails frees its slot: the job queued behind it starts', async (
   expect(at(next).granted_at.getTime()).toBeGreaterThanOrEqual(at(failing).released_at!.getTime());
   await cancel(next);
   await released(next);
+});
+
 describe('a project limit', () => {
   interface ProjectRow {
     project_slug: string;

@@ -11,7 +11,6 @@
 // Needs PostgreSQL (BENCH_POSTGRES_DSN; a throwaway schema, dropped at the end) and Redis (BENCH_REDIS_URL).
 // Run: npm run build && node dist/bench/ingest.js [--n=300] [--c=8] [--warmup=30] [--rounds=3] [--json]  (or BENCH_N, ...)
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import type { WorkflowStartOptions } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -22,6 +21,7 @@ import { KEEL_CREATED_BY, KEEL_SEARCH_ATTRIBUTES, KEEL_STATUS, KEEL_WORKFLOW_ID 
 import type { runJob } from '../workflows/job';
 import { startBenchApi } from './api';
 import { param, percentile, printJson } from './measure';
+import { childPids, ownCpuMs, processCpuMs } from './process-cpu';
 import { runBench, Teardown } from './run-bench';
 import { throwawaySchema } from './throwaway-schema';
 
@@ -47,47 +47,12 @@ interface Cpu {
   postgres: number;
 }
 
-/** Linux clock ticks per second of /proc/<pid>/stat's utime and stime. */
-const TICKS_PER_SECOND = 100;
-
-/** User + system CPU ms of a process (all its threads) from /proc, or 0 where /proc cannot tell. */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
-
-/** Child processes of this one (the dev server the SDK spawned), from /proc. */
-function childPids(): number[] {
-  try {
-    return fs
-      .readdirSync('/proc')
-      .filter((entry) => /^[0-9]+$/.test(entry))
-      .filter((entry) => {
-        try {
-          const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
 let cpuSources: { temporal: number[]; postgres: number[] } = { temporal: [], postgres: [] };
 
 function cpuNow(): Cpu {
-  const own = process.cpuUsage();
   const sum = (pids: number[]) => pids.reduce((total, pid) => total + processCpuMs(pid), 0);
   return {
-    bench: (own.user + own.system) / 1000,
+    bench: ownCpuMs(),
     temporal: sum(cpuSources.temporal),
     postgres: sum(cpuSources.postgres),
   };
@@ -179,6 +144,9 @@ async function main(): Promise<void> {
 
     const schema = `bench_${runId}`;
     const pool = await throwawaySchema(teardown, POSTGRES_DSN, schema, poolMax);
+    // The backends named below are this run's PostgreSQL CPU: the pool must keep them, not close one idle for 10 s
+    // (pg-pool's default) and open another the bench does not watch, which undercounted (even negative) phases.
+    pool.options.idleTimeoutMillis = 0;
 
     const queue = await createQueueStore({ redisUrl: REDIS_URL, instanceId: `bench-${runId}` });
     teardown.push('redis', () => queue.close());

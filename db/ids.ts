@@ -8,6 +8,19 @@ export interface IdAllocator {
   nextPromptId(): Promise<string>;
   /** A new workflow's id and its first prompt's id together (one round trip where the store allows). */
   nextWorkflowAndPromptIds(): Promise<[workflowId: string, promptId: string]>;
+  /**
+   * The same two ids as a constant SELECT the caller sends in a round trip it makes anyway (a submission's BEGIN,
+   * db/jobs.ts), saving the allocation's own; undefined where the ids do not come from the database. Aligns the
+   * sequences first (once per process); a failure then, or of the SELECT, is the caller's to raise as an
+   * IdAllocationError.
+   */
+  workflowAndPromptIdsSelect?(): Promise<IdsSelect>;
+}
+
+/** A constant SELECT that takes ids, and how to read them from its one row. */
+export interface IdsSelect {
+  sql: string;
+  read(row: object): [workflowId: string, promptId: string];
 }
 
 /** Raised when a configured database cannot allocate; callers must not fall back to another counter. */
@@ -68,6 +81,17 @@ async function alignSequence(pool: Pool, spec: SequenceSpec): Promise<void> {
   });
 }
 
+/** `SELECT nextval(…) AS n0, …`: one id of each kind, constant SQL (no parameters). */
+function nextvalSelect(specs: SequenceSpec[]): string {
+  return `SELECT ${specs.map((spec, i) => `nextval('${spec.sequence}') AS n${i}`).join(', ')}`;
+}
+
+/** The error an allocation of `specs` raises, naming the kinds asked for. */
+export function idAllocationError(specs: Array<{ prefix: string }>, err: unknown): IdAllocationError {
+  const kinds = specs.map((spec) => `${spec.prefix}<n>`).join(' and ');
+  return new IdAllocationError(`could not allocate a ${kinds} id: ${(err as Error).message}`, { cause: err });
+}
+
 /**
  * Allocates from the two database sequences. The first allocation of each kind in this process
  * aligns its sequence first. Any database failure is an IdAllocationError: there is no fallback.
@@ -88,15 +112,27 @@ export function createSequenceAllocator(pool: Pool): IdAllocator {
   async function next(...specs: SequenceSpec[]): Promise<string[]> {
     try {
       await Promise.all(specs.map(alignment));
-      const columns = specs.map((spec, i) => `nextval('${spec.sequence}') AS n${i}`).join(', ');
-      const { rows } = await pool.query<Record<string, string>>(`SELECT ${columns}`);
+      const { rows } = await pool.query<Record<string, string>>(nextvalSelect(specs));
       return specs.map((spec, i) => `${spec.prefix}${rows[0]![`n${i}`]}`);
     } catch (err) {
-      const kinds = specs.map((spec) => `${spec.prefix}<n>`).join(' and ');
-      throw new IdAllocationError(`could not allocate a ${kinds} id: ${(err as Error).message}`, { cause: err });
+      throw idAllocationError(specs, err);
     }
   }
   return {
+    workflowAndPromptIdsSelect: async () => {
+      try {
+        await Promise.all([alignment(WORKFLOW_IDS), alignment(PROMPT_IDS)]);
+      } catch (err) {
+        throw idAllocationError([WORKFLOW_IDS, PROMPT_IDS], err);
+      }
+      return {
+        sql: nextvalSelect([WORKFLOW_IDS, PROMPT_IDS]),
+        read: (row) => {
+          const { n0, n1 } = row as { n0: string; n1: string };
+          return [`${WORKFLOW_IDS.prefix}${n0}`, `${PROMPT_IDS.prefix}${n1}`];
+        },
+      };
+    },
     nextWorkflowId: async () => (await next(WORKFLOW_IDS))[0]!,
     nextPromptId: async () => (await next(PROMPT_IDS))[0]!,
     nextWorkflowAndPromptIds: async () => {

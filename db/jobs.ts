@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { sharedRead } from './shared-reads';
+import { idAllocationError, type IdsSelect } from './ids';
 import { withTransaction } from './transaction';
 
 export const TERMINAL_JOB_STATUSES = ['completed', 'failed', 'cancelled'] as const;
@@ -82,47 +83,72 @@ const SUBMISSION_ROWS = `
  */
 export async function recordSubmission(
   pool: Pool,
-  sub: NewSubmission,
-  enqueue: () => Promise<void>,
+  sub: NewSubmission | SubmissionFromBegin,
+  enqueue: (sub: NewSubmission) => Promise<void>,
   options: {
     idleLimitMs?: number;
     onRowsFailed?: () => Promise<void>;
-    rows?: (client: PoolClient) => Promise<void>;
+    rows?: (client: PoolClient, sub: NewSubmission) => Promise<void>;
   } = {},
-): Promise<void> {
-  // BEGIN and the idle limit in one round trip (a constant, no parameters: one simple-protocol query).
-  const begin =
-    options.idleLimitMs === undefined
-      ? 'BEGIN'
-      : `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.floor(options.idleLimitMs)}`;
-  await withTransaction(
-    pool,
-    async (client) => {
-      const write = async () => {
-        await client.query(SUBMISSION_ROWS, [
-          sub.workflowId,
-          sub.projectSlug ?? null,
-          sub.createdBy,
-          sub.orgId,
-          sub.scenario ?? null,
-          sub.newWorkflow,
-          sub.promptId,
-          sub.prompt,
-          sub.jobId,
-          sub.modelTier ?? null,
-          sub.taskQueue,
-        ]);
-        if (options.rows) await options.rows(client);
-      };
-      const [stored, enqueued] = await Promise.allSettled([write(), enqueue()]);
-      if (stored.status === 'rejected') {
-        if (enqueued.status === 'fulfilled') await options.onRowsFailed?.();
-        throw stored.reason;
-      }
-      if (enqueued.status === 'rejected') throw enqueued.reason;
-    },
-    begin,
-  );
+): Promise<NewSubmission> {
+  const deferred: SubmissionFromBegin | undefined = 'ids' in sub ? sub : undefined;
+  // BEGIN, the idle limit and the new ids in one round trip (constants, no parameters: one simple-protocol query).
+  const begin = [
+    'BEGIN',
+    ...(options.idleLimitMs === undefined
+      ? []
+      : [`SET LOCAL idle_in_transaction_session_timeout = ${Math.floor(options.idleLimitMs)}`]),
+    ...(deferred ? [deferred.ids.sql] : []),
+  ].join('; ');
+  let began = false;
+  try {
+    return await withTransaction(
+      pool,
+      async (client, results) => {
+        began = true;
+        const idsRow: object = results[results.length - 1]!.rows[0] as object;
+        const submission = deferred ? deferred.build(deferred.ids.read(idsRow)) : (sub as NewSubmission);
+        const write = async () => {
+          await client.query(SUBMISSION_ROWS, [
+            submission.workflowId,
+            submission.projectSlug ?? null,
+            submission.createdBy,
+            submission.orgId,
+            submission.scenario ?? null,
+            submission.newWorkflow,
+            submission.promptId,
+            submission.prompt,
+            submission.jobId,
+            submission.modelTier ?? null,
+            submission.taskQueue,
+          ]);
+          if (options.rows) await options.rows(client, submission);
+        };
+        const [stored, enqueued] = await Promise.allSettled([write(), enqueue(submission)]);
+        if (stored.status === 'rejected') {
+          if (enqueued.status === 'fulfilled') await options.onRowsFailed?.();
+          throw stored.reason;
+        }
+        if (enqueued.status === 'rejected') throw enqueued.reason;
+        return submission;
+      },
+      begin,
+    );
+  } catch (err) {
+    // The round trip that takes the ids failed: as when the allocation was a query of its own (503
+    // id_allocation_failed), nothing was stored or started.
+    if (deferred && !began) throw idAllocationError([{ prefix: 'wf-' }, { prefix: 'pt-' }], err);
+    throw err;
+  }
+}
+
+/**
+ * A submission that starts a new workflow with its first prompt, whose two ids are taken by `ids.sql` sent with the
+ * transaction's BEGIN (one round trip fewer than allocating them first); `build` makes the submission from them.
+ */
+export interface SubmissionFromBegin {
+  ids: IdsSelect;
+  build(ids: [workflowId: string, promptId: string]): NewSubmission;
 }
 
 /** The workflow's newest job that has not finished (queued, running or paused), if any. */

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PoolClient } from 'pg';
-import { recordSubmission, type NewSubmission } from '../db/jobs';
+import { IdAllocationError } from '../db/ids';
+import { recordSubmission, type NewSubmission, type SubmissionFromBegin } from '../db/jobs';
 import { inputDataException } from '../db/data-exceptions';
 import { Refusal, Unavailable } from '../refusals/refusal';
 import {
@@ -31,17 +32,20 @@ export interface JobWorkflow {
  * the commit leaves a workflow with no rows: it waits a bounded time for them and ends itself
  * (workflows/job-recorded.ts, docs/failure-modes.md). Rows the database refused are rolled back and the workflow
  * started beside them is terminated at once (else it too would wait and end itself).
+ * A submission whose ids are taken with its BEGIN (`SubmissionFromBegin`) names its workflow by a function of the
+ * submission; the submission stored is returned either way.
  */
 export async function recordAndStart(
   deps: JobsDeps,
-  sub: NewSubmission,
-  workflow: JobWorkflow,
+  submission: NewSubmission | SubmissionFromBegin,
+  job: JobWorkflow | ((sub: NewSubmission) => JobWorkflow),
   log: FastifyBaseLogger,
-  rows?: (client: PoolClient) => Promise<void>,
-): Promise<void> {
+  rows?: (client: PoolClient, sub: NewSubmission) => Promise<void>,
+): Promise<NewSubmission> {
+  let jobId = 'ids' in submission ? undefined : submission.jobId;
   const terminate = () =>
     deps.temporal.workflow
-      .getHandle(sub.jobId)
+      .getHandle(jobId!)
       .terminate('its submission was not stored')
       .then(
         () => undefined,
@@ -50,10 +54,12 @@ export async function recordAndStart(
   // PostgreSQL ends the transaction if it sits idle past the limit waiting on Temporal; the workflow waits longer than
   // that for its row (pure/job-record.ts), so a start whose rows never commit ends itself.
   const options = { idleLimitMs: SUBMISSION_IDLE_LIMIT_MS, onRowsFailed: terminate, rows };
-  await recordSubmission(
+  const stored = await recordSubmission(
     deps.pool,
-    sub,
-    async () => {
+    submission,
+    async (sub) => {
+      jobId = sub.jobId;
+      const workflow = typeof job === 'function' ? job(sub) : job;
       try {
         await temporalCall(deps, 'the job was not started', () =>
           deps.temporal.workflow.start(workflow.type, {
@@ -87,8 +93,11 @@ export async function recordAndStart(
   ).catch((err: unknown) => {
     // A value the database refuses (NUL in a prompt) will be refused again: the client's error (400), not a 503 "retry".
     if (err instanceof Refusal || inputDataException(err) !== undefined) throw err;
+    // The ids were taken with the BEGIN (SubmissionFromBegin): their failure answers as an allocation's always did.
+    if (err instanceof IdAllocationError) throw new Unavailable('id_allocation_failed', err.message);
     log.error({ err }, 'could not record the submission');
     throw new Unavailable('database_unavailable', 'the submission could not be stored; retry');
   });
-  jobsStarted.inc({ tier: sub.modelTier ?? 'default' });
+  jobsStarted.inc({ tier: stored.modelTier ?? 'default' });
+  return stored;
 }

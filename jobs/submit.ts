@@ -5,7 +5,8 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { IdAllocationError } from '../db/ids';
+import { IdAllocationError, type IdAllocator, type IdsSelect } from '../db/ids';
+import type { NewSubmission } from '../db/jobs';
 import { getProject } from '../db/projects';
 import { getWorkflow, type WorkflowListRow } from '../db/workflow-list';
 import { firstScenarioFor } from '../pure/build-directive';
@@ -17,7 +18,7 @@ import type { Admitted } from './admit';
 import type { JobsDeps } from './deps';
 import { Invalid, NotFound, Unavailable } from '../refusals/refusal';
 import { listScenarios } from '../scenarios/load';
-import { recordAndStart } from './record-and-start';
+import { recordAndStart, type JobWorkflow } from './record-and-start';
 import { jobScheduling } from './scheduling';
 import type { ProjectRef } from './tenant-budgets';
 import { canSee } from './visibility';
@@ -161,38 +162,47 @@ export async function submitJob(
   const graph = stored ? graphToScenario(stored.graph, existing!.workflow_id) : undefined;
   const scenario = sub.scenario ?? existing?.scenario;
 
-  const [workflowId, promptId] = await allocate(() =>
-    // The common case, a new workflow and its first prompt, takes both ids in one query.
-    !existing && !sub.promptId
-      ? deps.ids.nextWorkflowAndPromptIds()
-      : Promise.all([existing?.workflow_id ?? deps.ids.nextWorkflowId(), sub.promptId ?? deps.ids.nextPromptId()]),
-  );
   const jobId = sub.jobId ?? `job-${crypto.randomUUID()}`;
-  const ids = { job_id: jobId, workflow_id: workflowId, prompt_id: promptId };
   const createdBy = principal.user_id || 'user';
-
-  const args: Parameters<typeof runJob> = [
-    {
-      ids,
-      prompt: sub.prompt,
-      projectSlug,
-      modelTier: sub.modelTier,
-      createdBy,
-      scenario,
-      graph,
-      budgetUsd: sub.budgetUsd ?? deps.jobBudgetUsd,
-      heartbeatEveryMs: deps.levelHeartbeatMs,
-      ...(sub.product ? { product: sub.product } : {}),
-      ...(sub.followUp ? { followUp: sub.followUp } : {}),
-      ...(deps.scheduling ? { scheduling: jobScheduling(deps.scheduling, principal.org_id, sub.priority) } : {}),
-    },
-  ];
   const followUp = sub.followUp;
-  const rows = async (client: PoolClient) => {
+  const submission = (workflowId: string, promptId: string): NewSubmission => ({
+    jobId,
+    workflowId,
+    newWorkflow: !existing,
+    promptId,
+    prompt: sub.prompt,
+    projectSlug,
+    // A new workflow records the scenario its first job runs (`#build` runs `product`), so its page names it.
+    scenario: existing ? scenario : firstScenarioFor(sub.prompt, scenario),
+    modelTier: sub.modelTier,
+    createdBy,
+    orgId: principal.org_id,
+    taskQueue: deps.taskQueue,
+  });
+  const workflow = (stored: NewSubmission): JobWorkflow => ({
+    type: 'runJob',
+    args: [
+      {
+        ids: { job_id: jobId, workflow_id: stored.workflowId, prompt_id: stored.promptId },
+        prompt: sub.prompt,
+        projectSlug,
+        modelTier: sub.modelTier,
+        createdBy,
+        scenario,
+        graph,
+        budgetUsd: sub.budgetUsd ?? deps.jobBudgetUsd,
+        heartbeatEveryMs: deps.levelHeartbeatMs,
+        ...(sub.product ? { product: sub.product } : {}),
+        ...(sub.followUp ? { followUp: sub.followUp } : {}),
+        ...(deps.scheduling ? { scheduling: jobScheduling(deps.scheduling, principal.org_id, sub.priority) } : {}),
+      },
+    ] satisfies Parameters<typeof runJob>,
+  });
+  const rows = async (client: PoolClient, stored: NewSubmission) => {
     if (sub.webhook) await insertJobWebhook(client, jobId, sub.webhook);
     if (sub.workflowFollowUpPolicy && !existing) {
       await client.query('UPDATE workflows SET follow_up_policy = $2 WHERE workflow_id = $1', [
-        workflowId,
+        stored.workflowId,
         sub.workflowFollowUpPolicy,
       ]);
     }
@@ -204,25 +214,31 @@ export async function submitJob(
       ]);
     }
   };
-  await recordAndStart(
+  // The common case, a new workflow and its first prompt, takes both ids in the transaction's BEGIN round trip where
+  // the ids come from the database; otherwise they are allocated first.
+  const idsSelect = !existing && !sub.promptId ? await allocate(() => selectNewIds(deps.ids)) : undefined;
+  const recorded = await recordAndStart(
     deps,
-    {
-      jobId,
-      workflowId,
-      newWorkflow: !existing,
-      promptId,
-      prompt: sub.prompt,
-      projectSlug,
-      // A new workflow records the scenario its first job runs (`#build` runs `product`), so its page names it.
-      scenario: existing ? scenario : firstScenarioFor(sub.prompt, scenario),
-      modelTier: sub.modelTier,
-      createdBy,
-      orgId: principal.org_id,
-      taskQueue: deps.taskQueue,
-    },
-    { type: 'runJob', args },
+    idsSelect
+      ? { ids: idsSelect, build: ([workflowId, promptId]) => submission(workflowId, promptId) }
+      : submission(
+          ...(await allocate(() =>
+            existing || sub.promptId
+              ? Promise.all([
+                  existing?.workflow_id ?? deps.ids.nextWorkflowId(),
+                  sub.promptId ?? deps.ids.nextPromptId(),
+                ])
+              : deps.ids.nextWorkflowAndPromptIds(),
+          )),
+        ),
+    workflow,
     log,
     sub.webhook || followUp || sub.workflowFollowUpPolicy ? rows : undefined,
   );
-  return ids;
+  return { job_id: jobId, workflow_id: recorded.workflowId, prompt_id: recorded.promptId };
+}
+
+/** The allocator's SELECT for a new workflow's and its first prompt's ids, if it has one (db/ids.ts). */
+function selectNewIds(ids: IdAllocator): Promise<IdsSelect | undefined> {
+  return ids.workflowAndPromptIdsSelect ? ids.workflowAndPromptIdsSelect() : Promise.resolve(undefined);
 }

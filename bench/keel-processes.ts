@@ -13,11 +13,11 @@ export interface KeelProcess {
 }
 
 /**
- * Runs `dist/stack/<entry>.js` with `env` and only PATH and HOME of this process's environment, as production does.
+ * Runs `dist/stack/<entry>.js` (`main` is `npm start`'s) with `env` and only PATH and HOME of this process's environment, as production does.
  * With `BENCH_CPU_PROF_DIR` set, each process writes a V8 CPU profile there when it stops (open it in Chrome DevTools
  * or speedscope), so a bench can say where a process's time went.
  */
-export function startKeelProcess(entry: 'api-main' | 'worker-main', env: Record<string, string>): KeelProcess {
+export function startKeelProcess(entry: 'api-main' | 'worker-main' | 'main', env: Record<string, string>): KeelProcess {
   const root = path.resolve(__dirname, '..', '..');
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   const profile = profileDir

@@ -7,9 +7,10 @@ import type { RenderStyle } from './render';
 const TIERS = ['free', 'cheap', 'frontier'] as const;
 
 /**
- * `keel fork <job> --from <level_run|sequence> [--prompt <text>] [--tier <tier>] [--watch] [--json]`: a new job that
- * carries the source's level runs up to the fork point over and runs on from there. `--from` is a level run id
- * (`<job>/L3.verifier/1`, or just `L3.verifier/1` for one of this job's) or an event sequence number.
+ * `keel fork <job> --from <level_run|sequence> [--prompt <text>] [--tier <tier>] [--budget <usd>] [--watch] [--json]`:
+ * a new job that carries the source's level runs up to the fork point over and runs on from there. `--from` is a level
+ * run id (`<job>/L3.verifier/1`, or just `L3.verifier/1` for one of this job's) or an event sequence number;
+ * `--budget` the fork's own ceiling in USD (its `budget_usd`).
  */
 export async function runFork(target: ApiTarget, args: string[], style: RenderStyle): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -19,6 +20,7 @@ export async function runFork(target: ApiTarget, args: string[], style: RenderSt
       from: { type: 'string' },
       prompt: { type: 'string' },
       tier: { type: 'string' },
+      budget: { type: 'string' },
       watch: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
@@ -30,10 +32,15 @@ export async function runFork(target: ApiTarget, args: string[], style: RenderSt
   if (tier !== undefined && !(TIERS as readonly string[]).includes(tier)) {
     throw new UsageError(`--tier is one of ${TIERS.join(', ')}`);
   }
+  const budget = values.budget === undefined ? undefined : Number(values.budget);
+  if (budget !== undefined && !(Number.isFinite(budget) && budget > 0)) {
+    throw new UsageError("--budget is the fork's ceiling in USD, a positive number such as 2.5");
+  }
   const body: ForkBody = {
     from: forkPoint(jobId, values.from),
     ...(values.prompt !== undefined ? { prompt_patch: values.prompt } : {}),
     ...(tier !== undefined ? { model_tier: tier as (typeof TIERS)[number] } : {}),
+    ...(budget !== undefined ? { budget_usd: budget } : {}),
   };
   const forked = await forkJob(target, jobId, body);
   if (values.json && !values.watch) {

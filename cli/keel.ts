@@ -46,10 +46,11 @@ const USAGE = `Usage:
       Attach to a running or finished job: every event from the start, then live until it ends (Ctrl-C as for job).
   keel cancel <job>
       Cancel a job that has not finished.
-  keel fork <job> --from <level_run|sequence> [--prompt <text>] [--tier free|cheap|frontier] [--watch] [--json]
+  keel fork <job> --from <level_run|sequence> [--prompt <text>] [--tier <tier>] [--budget <usd>] [--watch] [--json]
       A new job that carries the job's level runs up to the fork point over (no model call) from its workspace as
       it stood then, and runs on with the new prompt or tier. --from: a level run (L3.verifier/1 or its full id)
-      or an event sequence (0: from the start). Prints the new job id; --watch follows it as keel watch does.
+      or an event sequence (0: from the start). --tier: free, cheap or frontier. --budget: the fork's own
+      ceiling in USD (else its source's). Prints the new job id; --watch follows it as keel watch does.
   keel compare <a> <b> [--json]
       The files (with unified diffs) and level runs (cost, duration, carried over) that differ between two jobs.
   keel answer <job> [text] [--call <call-id>]

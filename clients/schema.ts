@@ -1200,6 +1200,8 @@ export interface paths {
              * @enum {string}
              */
             model_tier?: 'free' | 'cheap' | 'frontier';
+            /** @description the fork's own cost ceiling in USD, instead of its source's (as POST /v1/chat's budget_usd: at most the deployment's maximum) */
+            budget_usd?: number;
             /** @description as POST /v1/chat's metadata; model_tier at the top level wins over metadata.model_tier */
             metadata?: {
               /** @enum {string} */

@@ -30,6 +30,8 @@ export interface ForkRequest {
   /** The fork's prompt instead of the source's (already redacted); the source's when absent. */
   promptPatch?: string;
   modelTier?: string;
+  /** The fork's own ceiling in USD (checked against the deployment's maximum by the caller); the source's when absent. */
+  budgetUsd?: number;
   /** Product-build pins, over the source's. */
   product?: { template?: string; design?: string; deploy?: boolean };
 }
@@ -80,6 +82,7 @@ export async function forkJob(
     prompt,
     modelTier,
     createdBy,
+    ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}),
     ...(request.product ? { product: { ...sourceInput.product, ...request.product } } : {}),
     fork: {
       sourceJobId: source.job_id,

@@ -6,7 +6,7 @@ import { principalOf } from '../plugins/principal';
 import { compareJobs } from '../../jobs/compare';
 import { forkJob } from '../../jobs/fork';
 import { redactPrompt } from '../../jobs/redact';
-import { submissionProject } from '../../jobs/submit';
+import { checkJobBudget, submissionProject } from '../../jobs/submit';
 import { visibleJob } from '../../jobs/visibility';
 import { blobsOrDefault } from '../../snapshots/open-blob-store';
 import { ErrorSchema, MAX_PROMPT_CHARS, OverBudgetErrorSchema } from './chat';
@@ -49,6 +49,15 @@ export const ForkRequestSchema = z.strictObject({
     .optional()
     .describe("the fork's prompt, replacing the source's for the level runs after the fork point"),
   model_tier: ModelTier.optional().describe("the model tier of the fork's level runs after the fork point"),
+  budget_usd: z
+    .number()
+    .positive()
+    .max(1_000_000)
+    .optional()
+    .describe(
+      "the fork's own cost ceiling in USD, instead of its source's (as POST /v1/chat's budget_usd: at most the " +
+        "deployment's maximum)",
+    ),
   metadata: z
     .looseObject({
       model_tier: ModelTier.optional(),
@@ -161,8 +170,9 @@ export function jobForkRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const principal = principalOf(request);
-        const source = await visibleJob(deps, principal, request.params.id);
         const body = request.body;
+        checkJobBudget(deps, body.budget_usd);
+        const source = await visibleJob(deps, principal, request.params.id);
         const project = await submissionProject(deps, principal, { workflowId: source.workflow_id });
         const { template, design, deploy } = body.metadata ?? {};
         const pinned = template !== undefined || design !== undefined || deploy !== undefined;
@@ -178,6 +188,7 @@ export function jobForkRoutes(deps: ApiDeps): FastifyPluginAsyncZod {
                 from: body.from,
                 ...(body.prompt_patch !== undefined ? { promptPatch: redactPrompt(body.prompt_patch).text } : {}),
                 modelTier: body.model_tier ?? body.metadata?.model_tier,
+                ...(body.budget_usd !== undefined ? { budgetUsd: body.budget_usd } : {}),
                 ...(pinned ? { product: { template, design, deploy } } : {}),
               },
               request.log,

@@ -4,7 +4,7 @@ import { submitFromNewRun, timelineRow } from './console-actions';
 
 /**
  * Fork and compare in the console (issue 33, item 4), in Chromium against the real stack and the offline demo model:
- * a person forks a finished job from its verifier's step with an edited prompt, lands on the fork, which names its
+ * a person forks a finished job from its verifier's step with an edited prompt and a budget of its own, lands on the fork, which names its
  * source, and opens the comparison from there.
  */
 const EMAIL = 'forker@example.test';
@@ -38,6 +38,8 @@ test("fork from a run's step drawer with an edited prompt, then compare the fork
   await drawer.getByRole('button', { name: 'Fork from here' }).click();
   const form = drawer.getByRole('form', { name: 'Fork from here' });
   await form.getByLabel(/Prompt for the fork/).fill('Write fork.md about durable workflows and their forks');
+  // A ceiling of the fork's own, instead of its source's.
+  await form.getByLabel(/Budget in USD/).fill('3.5');
   expect(await seriousViolations(page)).toEqual([]);
   await form.getByRole('button', { name: 'Start the fork' }).click();
 
@@ -48,6 +50,13 @@ test("fork from a run's step drawer with an edited prompt, then compare the fork
   await from.getByRole('link', { name: source }).waitFor();
   expect(await from.innerText()).toMatch(/after L1\.team_lead\/1 · 1 run carried over · prompt edited/);
   await timelineRow(page, 'final').waitFor();
+  const { rows: ceilings } = await stack.infra.db.pool.query<{ limit_usd: number }>(
+    `SELECT (envelope->'payload'->>'limit_usd')::float AS limit_usd FROM job_events
+      WHERE job_id = $1 AND kind = 'budget_consumed'`,
+    [fork],
+  );
+  expect(ceilings.length).toBeGreaterThan(0);
+  expect(ceilings.every((c) => c.limit_usd === 3.5)).toBe(true);
 
   // The source lists its fork.
   await from.getByRole('link', { name: source }).click();

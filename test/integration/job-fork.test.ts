@@ -435,7 +435,18 @@ test('keel fork and keel compare, as a person runs them', async () => {
   try {
     // `--from` as the role and attempt alone; `--watch --json` follows the fork to its end, one event a line.
     const short = verifier.slice(source.jobId.length + 1);
-    const forked = await keelRun(['fork', source.jobId, '--from', short, '--tier', 'cheap', '--watch', '--json']);
+    const forked = await keelRun([
+      'fork',
+      source.jobId,
+      '--from',
+      short,
+      '--tier',
+      'cheap',
+      '--budget',
+      '4',
+      '--watch',
+      '--json',
+    ]);
     expect(forked.code).toBe(0);
     const events = forked.stdout
       .trim()
@@ -445,6 +456,10 @@ test('keel fork and keel compare, as a person runs them', async () => {
     const forkedEvent = events.find((e) => e.kind === 'job_forked')!;
     expect(forkedEvent.payload).toMatchObject({ source_job_id: source.jobId, model_tier: 'cheap' });
     const forkId = forkedEvent.job_id;
+    // `--budget` is the fork's own ceiling, which its levels are told.
+    const ceilings = events.filter((e) => e.kind === 'budget_consumed').map((e) => e.payload.limit_usd);
+    expect(ceilings.length).toBeGreaterThan(0);
+    expect(new Set(ceilings)).toEqual(new Set([4]));
 
     const compared = await keelRun(['compare', source.jobId, forkId]);
     expect(compared.code).toBe(0);
@@ -460,6 +475,9 @@ test('keel fork and keel compare, as a person runs them', async () => {
     expect(bad.stderr).toContain('--from');
     const unknown = await keelRun(['fork', 'job-nope', '--from', '0']);
     expect(unknown.code).not.toBe(0);
+    const budget = await keelRun(['fork', source.jobId, '--from', '0', '--budget', 'lots']);
+    expect(budget.code).not.toBe(0);
+    expect(budget.stderr).toContain('--budget');
   } finally {
     await fs.rm(dataDir, { recursive: true, force: true });
   }

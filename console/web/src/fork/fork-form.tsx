@@ -15,13 +15,14 @@ const TIERS = [
 /**
  * "Fork from here" on a finished level run (docs/fork-and-compare.md): a new job in the same workflow that carries
  * this run and the ones before it over (their results, files and costs; no model call) and runs on from there, with
- * an edited prompt or another model tier. The person lands on the fork's page.
+ * an edited prompt, another model tier or a budget of its own. The person lands on the fork's page.
  */
 export function ForkFromHere({ jobId, levelId }: { jobId: string; levelId: string }) {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [prompt, setPrompt] = useState('');
   const [tier, setTier] = useState<(typeof TIERS)[number]['value']>('');
+  const [budget, setBudget] = useState('');
   const { busy, error, run } = useAction();
 
   async function fork() {
@@ -32,6 +33,9 @@ export function ForkFromHere({ jobId, levelId }: { jobId: string; levelId: strin
           from: { level_run_id: levelId },
           ...(prompt.trim() ? { prompt_patch: prompt.trim() } : {}),
           ...(tier ? { model_tier: tier } : {}),
+          // Empty: the source's ceiling. A number the API refuses (above the deployment's maximum) comes back as its
+          // error, shown below.
+          ...(budget.trim() ? { budget_usd: Number(budget) } : {}),
         },
       }),
     );
@@ -75,6 +79,17 @@ export function ForkFromHere({ jobId, levelId }: { jobId: string; levelId: strin
             </option>
           ))}
         </select>
+      </label>
+      <label>
+        Budget in USD <span className="hint">(empty: this job’s ceiling)</span>
+        <input
+          type="number"
+          min="0.01"
+          step="0.01"
+          inputMode="decimal"
+          value={budget}
+          onChange={(e) => setBudget(e.target.value)}
+        />
       </label>
       <ErrorNote error={error} />
       <div className="dialog-actions">

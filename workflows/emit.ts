@@ -15,7 +15,7 @@ const { appendEvent } = proxyActivities<Activities>({
 // The same append run as a local activity (docs/job-history.md): the row is stored and published before the workflow
 // goes on, as with a regular activity, but without a task on the task queue and three history events per event; a
 // lost attempt is run again on replay under the same key, which the append drops as a duplicate.
-const { appendEvent: appendEventLocally } = proxyLocalActivities<Activities>({
+const { appendEvent: appendEventLocally, appendEvents: appendEventsLocally } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: ACTIVITY_RETRY,
 });
@@ -28,23 +28,66 @@ export type Emit = <K extends EventKind>(
   options?: { durationSince?: string },
 ) => Promise<{ occurred_at: string; sequence: number }>;
 
+/** An emitter that can also hold events back to store them with the next one (a lean run, LEAN_HISTORY_PATCH). */
+export interface Emitter extends Emit {
+  /**
+   * Queues an event whose stored envelope the caller does not need: it is stored, in order, with the next event this
+   * emitter stores (or at `flush`), all in one local activity. A run recorded before LEAN_HISTORY_PATCH stores it now.
+   */
+  later<K extends EventKind>(
+    role: string,
+    kind: K,
+    payload: EventPayload<K>,
+    options?: { durationSince?: string },
+  ): Promise<void>;
+  /** Stores the queued events now, if there are any. */
+  flush(): Promise<void>;
+}
+
+type Queued = { draft: { key: string; agent_role: string; kind: EventKind; payload: unknown }; durationSince?: string };
+
 /**
  * Returns an emitter whose event keys are `<scope>#<n>:<kind>`. `scope` is the emitting workflow's
  * id and `n` counts its emits, so a replayed or retried emit carries the same key and the append
- * activity drops it.
+ * activity drops it. `lean` (the run took LEAN_HISTORY_PATCH, decided by the caller before its first command): appends
+ * are local activities without asking LOCAL_EMIT_PATCH, and the events queued by `later` ride with the next append, one
+ * local activity (one marker, one round trip to PostgreSQL) for all of them. The keys are the ones the events would
+ * have had one by one, counted when each is told.
  */
-export function createEmitter(ids: JobIds, scope: string): Emit {
+export function createEmitter(ids: JobIds, scope: string, lean = false): Emitter {
   let count = 0;
   // Decided once, before the workflow's first command, so a history recorded before the patch replays every emit
   // as the activity it ran.
-  const append = patched(LOCAL_EMIT_PATCH) ? appendEventLocally : appendEvent;
-  return async (role, kind, payload, options) => {
+  const append = lean || patched(LOCAL_EMIT_PATCH) ? appendEventLocally : appendEvent;
+  let queued: Queued[] = [];
+  const draftOf = (role: string, kind: EventKind, payload: unknown): Queued['draft'] => {
     count += 1;
-    const envelope = await append({
-      ids,
-      draft: { key: `${scope}#${count}:${kind}`, agent_role: role, kind, payload },
-      durationSince: options?.durationSince,
-    });
-    return { occurred_at: envelope.occurred_at, sequence: envelope.sequence };
+    return { key: `${scope}#${count}:${kind}`, agent_role: role, kind, payload };
   };
+  const emit = (async (role, kind, payload, options) => {
+    const draft = draftOf(role, kind, payload);
+    if (queued.length === 0) {
+      const envelope = await append({ ids, draft: draft as never, durationSince: options?.durationSince });
+      return { occurred_at: envelope.occurred_at, sequence: envelope.sequence };
+    }
+    const events = [...queued, { draft, durationSince: options?.durationSince }];
+    queued = [];
+    const envelopes = await appendEventsLocally({ ids, events: events as never });
+    const envelope = envelopes[envelopes.length - 1]!;
+    return { occurred_at: envelope.occurred_at, sequence: envelope.sequence };
+  }) as Emitter;
+  emit.later = async (role, kind, payload, options) => {
+    if (!lean) {
+      await emit(role, kind, payload, options);
+      return;
+    }
+    queued.push({ draft: draftOf(role, kind, payload), durationSince: options?.durationSince });
+  };
+  emit.flush = async () => {
+    if (queued.length === 0) return;
+    const events = queued;
+    queued = [];
+    await appendEventsLocally({ ids, events: events as never });
+  };
+  return emit;
 }

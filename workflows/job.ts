@@ -40,7 +40,7 @@ import {
   type LevelResult,
 } from './definitions';
 import { ACTIVITY_RETRY } from './activity-retry';
-import { createEmitter, type Emit } from './emit';
+import { createEmitter, type Emitter } from './emit';
 import { classifyIntent, type Intent } from './intents';
 import { appendPromptUpdate, interruptsQuery, resumeUpdate, type ResumeInput } from './human-input';
 import { markRunningOnceRecorded } from './job-recorded';
@@ -58,6 +58,8 @@ import {
   COMPACT_HISTORY_PATCH,
   FAIR_SCHEDULING_PATCH,
   FOLLOW_UP_POLICIES_PATCH,
+  earlierPatch,
+  LEAN_HISTORY_PATCH,
   LOCAL_BOOKKEEPING_PATCH,
   REASKED_CALL_REOPENS_PATCH,
   RELAY_INTERRUPTS_PATCH,
@@ -84,7 +86,10 @@ export const DEFAULT_SCENARIO = 'build';
 interface JobRun {
   input: JobInput;
   jobId: string;
-  emit: Emit;
+  /** `later` holds an event nothing waits for until the next one is stored (lean runs: LEAN_HISTORY_PATCH). */
+  emit: Emitter;
+  /** LEAN_HISTORY_PATCH: the run asks no earlier patch (all taken) and stores its events in batches. */
+  lean: boolean;
   /** The status writes, scenario loads and run-graph archive: local activities since LOCAL_BOOKKEEPING_PATCH. */
   book: typeof bookkeepingActivities;
   /** COMPACT_HISTORY_PATCH: each level appends the team lead's handoff itself. */
@@ -106,19 +111,23 @@ interface JobRun {
  */
 export async function runJob(input: JobInput): Promise<JobResult> {
   const { job_id: jobId } = input.ids;
-  const emit = createEmitter(input.ids, jobId);
+  // Decided before the first command (the tracing interceptor asked it first), so a job recorded before it asks the
+  // earlier patches below as it did.
+  const lean = patched(LEAN_HISTORY_PATCH);
+  const emit = createEmitter(input.ids, jobId, lean);
   // Decided before the first command, so a job recorded before the patch replays its activities as they ran.
-  const book = patched(LOCAL_BOOKKEEPING_PATCH) ? bookkeepingLocalActivities : bookkeepingActivities;
-  const compact = patched(COMPACT_HISTORY_PATCH);
-  const pausing = patched(BUDGET_PAUSE_PATCH);
+  const book = earlierPatch(lean, LOCAL_BOOKKEEPING_PATCH) ? bookkeepingLocalActivities : bookkeepingActivities;
+  const compact = earlierPatch(lean, COMPACT_HISTORY_PATCH);
+  const pausing = earlierPatch(lean, BUDGET_PAUSE_PATCH);
   const state = new JobState(jobId, input);
   const carry = new CarryOver(input.fork?.carryOver ?? []);
   // Only a job a follow-up policy started has `followUp` in its input, so no job recorded before policies asks here.
-  const followUp = input.followUp && patched(FOLLOW_UP_POLICIES_PATCH) ? input.followUp : undefined;
+  const followUp = input.followUp && earlierPatch(lean, FOLLOW_UP_POLICIES_PATCH) ? input.followUp : undefined;
   const run: JobRun = {
     input,
     jobId,
     emit,
+    lean,
     book,
     compact,
     pausing,
@@ -130,7 +139,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   wireFollowUps(run);
   // Only a job started with fair scheduling on has `scheduling` in its input (docs/scheduling.md).
   const slot =
-    input.scheduling && patched(FAIR_SCHEDULING_PATCH)
+    input.scheduling && earlierPatch(lean, FAIR_SCHEDULING_PATCH)
       ? new JobSlot(jobId, input.projectSlug, input.scheduling)
       : undefined;
   try {
@@ -184,7 +193,7 @@ function firstScenarioName(input: JobInput): string {
 }
 
 /** The job's query, signals and updates, wired to its state. */
-function wireHandlers({ jobId, emit, state }: JobRun): void {
+function wireHandlers({ jobId, emit, state, lean }: JobRun): void {
   const { progress, pending } = state;
   setHandler(jobProgressQuery, () => progress);
   // Questions only, as the query promises: an approval or a human task is pending here too, but is not answered
@@ -193,7 +202,7 @@ function wireHandlers({ jobId, emit, state }: JobRun): void {
   // A work item runs its scenario as this job's child under the same job id; its clients resume the work item's
   // workflow (the job id), so the work item must learn of every interrupt too (workflows/work-item.ts).
   const parentId = workflowInfo().parent?.workflowId;
-  const relay = parentId !== undefined && patched(RELAY_INTERRUPTS_PATCH);
+  const relay = parentId !== undefined && earlierPatch(lean, RELAY_INTERRUPTS_PATCH);
   setHandler(interruptRaisedSignal, async (interrupt) => {
     if (!pending.raise(interrupt, () => patched(REASKED_CALL_REOPENS_PATCH))) return;
     progress.status = 'paused';
@@ -232,7 +241,7 @@ function wireHandlers({ jobId, emit, state }: JobRun): void {
         preview: appended.prompt.slice(0, 200),
       });
       // Only prompts sent with a policy carry one, and none was sent before FOLLOW_UP_POLICIES_PATCH.
-      if (appended.policy && patched(FOLLOW_UP_POLICIES_PATCH)) {
+      if (appended.policy && earlierPatch(lean, FOLLOW_UP_POLICIES_PATCH)) {
         await emit(JOB_ROLE, 'follow_up_applied', {
           policy: appended.policy,
           prompt_id: appended.prompt_id,
@@ -259,9 +268,9 @@ function wireHandlers({ jobId, emit, state }: JobRun): void {
  * either is recorded on its stream. A job that has run its last level stops anyway and records nothing more: its
  * terminal event may already be on its way, and the next job records the policy on its own stream.
  */
-function wireFollowUps({ emit, state }: JobRun): void {
+function wireFollowUps({ emit, state, lean }: JobRun): void {
   setHandler(followUpSignal, async (decision) => {
-    if (!patched(FOLLOW_UP_POLICIES_PATCH) || state.closing) return;
+    if (!earlierPatch(lean, FOLLOW_UP_POLICIES_PATCH) || state.closing) return;
     if (decision.policy === 'interrupt') state.stopRequested = decision;
     await emit(JOB_ROLE, 'follow_up_applied', {
       policy: decision.policy,
@@ -309,6 +318,8 @@ async function runChild(
   state.previousRole = level.role;
   let result: LevelResult;
   const carried: CarriedLevel | undefined = run.carry.take(level.role, attempt);
+  // The job's held events come before anything the level tells.
+  await emit.flush();
   try {
     result = carried
       ? await carryLevel(jobId, emit, carried)
@@ -403,7 +414,7 @@ async function runChain(
   let scenario: Scenario = typeof first === 'string' ? await book.loadScenario({ name: first }) : first;
   for (;;) {
     if (chain.previous) {
-      await emit(JOB_ROLE, 'scenario_chained', {
+      await emit.later(JOB_ROLE, 'scenario_chained', {
         from: chain.previous,
         to: scenario.name,
         ...(followUpIds.length > 0 ? { follow_up_prompts: followUpIds } : {}),
@@ -411,7 +422,11 @@ async function runChain(
       followUpIds = [];
     }
     state.progress.scenario = scenario.name;
-    await emit(JOB_ROLE, 'scenario_started', { scenario: scenario.name, levels: scenario.levels.map((l) => l.role) });
+    // Held (a lean run): stored with the events before the first level's (runChild), one local activity for them all.
+    await emit.later(JOB_ROLE, 'scenario_started', {
+      scenario: scenario.name,
+      levels: scenario.levels.map((l) => l.role),
+    });
     if (scenario.product && !state.refusal) await prepareProduct(run, scenario);
     if (state.refusal) {
       await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
@@ -419,7 +434,7 @@ async function runChain(
     }
     await runScenario(run, scenario);
     if (scenario.product) state.release = await product.after(scenario);
-    await emit(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
+    await emit.later(JOB_ROLE, 'scenario_finished', { scenario: scenario.name });
     chain.previous = scenario.name;
     if (!scenario.chain) return;
     scenario = await book.loadScenario({ name: scenario.chain.scenario });
@@ -454,7 +469,7 @@ async function runScenario(run: JobRun, scenario: Scenario): Promise<void> {
   const levels = scenario.levels;
   // The scenario's review leads, in its order; they review every result the verifier passes.
   const leads = levels.filter((l) => isReviewLead(l.role) && !l.deterministic);
-  const reviewers = leads.length > 0 && patched(REVIEW_LEADS_PATCH) ? leads : [];
+  const reviewers = leads.length > 0 && earlierPatch(run.lean, REVIEW_LEADS_PATCH) ? leads : [];
   for (let i = 0; i < levels.length; i += 1) {
     const level = levels[i]!;
     const verifier = levels[i + 1];
@@ -507,7 +522,7 @@ async function executeAndVerify(run: JobRun, scenario: Scenario, pair: VerifiedP
       ...(blocked ? { reviewer: blocked.result.role } : {}),
     };
     if (outcome.decision === 'pass') {
-      await emit(JOB_ROLE, 'gate_decision', {
+      await emit.later(JOB_ROLE, 'gate_decision', {
         ...gate,
         decision: 'pass',
         verdict: verified!.verdict ?? 'unknown',
@@ -613,6 +628,8 @@ async function finishJob(run: JobRun, intent: Intent): Promise<JobResult> {
   await book.markJobStatus({ jobId, status: 'completed', summary, usage: state.ownUsage() });
   // Archived before the terminal event, so the run graph is there for a client that has seen `final`.
   await book.archiveRunGraph({ jobId, outcome: 'completed' });
+  // A lean run's held events (the last gate_decision and scenario_finished) are stored with `final`, just before it:
+  // the stream's order is the same, and one local activity instead of three.
   await emit(JOB_ROLE, 'final', {
     agent_message: refusal ?? (intent.kind !== 'llm' ? results[0]!.output : (executor?.output ?? summary)),
     summary,

@@ -28,7 +28,7 @@ import {
   type LevelResult,
   type WorkspaceSnapshotRef,
 } from './definitions';
-import { createEmitter, type Emit } from './emit';
+import { createEmitter, type Emitter } from './emit';
 import { answerCommand, keptFile } from './intents';
 import { approvalDecisionSignal } from './human-input';
 import { levelMessages, parseVerdict, preview } from './prompts';
@@ -54,6 +54,8 @@ import {
   WAIT_REMINDERS_PATCH,
   ESCALATION_PEOPLE_PATCH,
   WORKSPACE_SNAPSHOT_PATCH,
+  earlierPatch,
+  LEAN_HISTORY_PATCH,
 } from './patches';
 import {
   approvalFacts,
@@ -130,7 +132,10 @@ interface LevelRun {
   parentId: string | undefined;
   role: string;
   attempt: number;
-  emit: Emit;
+  /** `later` holds an event until the next one, stored together (lean runs). */
+  emit: Emitter;
+  /** LEAN_HISTORY_PATCH: the run asks no earlier patch (all taken) and tells events in a row in one local activity. */
+  lean: boolean;
   /** Answers and approval decisions signalled to this level, by call id and approval id. */
   answers: Map<string, string>;
   decisions: Map<string, { decision: 'approve' | 'reject'; comment?: string; decided_by?: string }>;
@@ -171,13 +176,17 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   const info = workflowInfo();
   const levelId = info.workflowId;
   const { role, attempt } = input;
+  // Decided before the first command (the tracing interceptor asked it first), so a level recorded before it asks the
+  // earlier patches as it did.
+  const lean = patched(LEAN_HISTORY_PATCH);
   const run: LevelRun = {
     input,
     levelId,
     parentId: info.parent?.workflowId,
     role,
     attempt,
-    emit: createEmitter(input.ids, levelId),
+    emit: createEmitter(input.ids, levelId, lean),
+    lean,
     answers: new Map(),
     decisions: new Map(),
     createdFiles: [],
@@ -190,17 +199,18 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
 
   // Part of the job's story, told here so that the job workflow's history does not carry one marker per level run.
   const { handoff } = input;
+  // Lean: held and stored with node_started, one local activity for the two (nothing runs between them).
   if (handoff)
-    await emit(handoff.role, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt: handoff.attempt });
+    await emit.later(handoff.role, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt: handoff.attempt });
   await emit(role, 'node_started', { node_id: levelId, level_id: levelId, role, attempt });
   if (input.level.deterministic || input.intent) return composeInCode(run);
   run.mcp = await mcpToolsOf(run);
   const tools = withMcpTools(toolsFor(input.level.tools), run.mcp);
   const route = await routeFor(run, tools !== undefined);
   // patched: levels recorded before provider_fallback existed replay without its emit.
-  const reportsFallback = patched(PROVIDER_FALLBACK_PATCH);
+  const reportsFallback = earlierPatch(lean, PROVIDER_FALLBACK_PATCH);
   const rerouted = reportsFallback ? fallbackAtRouting(levelId, route) : undefined;
-  if (rerouted) await emit(role, 'provider_fallback', rerouted);
+  if (rerouted) await emit.later(role, 'provider_fallback', rerouted);
   const started = await emit(role, 'level_started', { level_id: levelId, role, attempt });
   // A review lead reviewing a result is a verdict level like a verifier (its own verdict, no provider or model).
   const verifying = role.startsWith('L3.') || input.review === true;
@@ -249,9 +259,9 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
  * history, so a replay offers exactly the tools the level first offered. patched: levels recorded before MCP tools
  * listed none (no scenario could grant them then, so this only guards the workflow's command sequence).
  */
-async function mcpToolsOf({ input }: LevelRun): Promise<McpToolset | undefined> {
+async function mcpToolsOf({ input, lean }: LevelRun): Promise<McpToolset | undefined> {
   const servers = input.level.mcp ?? [];
-  if (servers.length === 0 || !patched(MCP_TOOLS_PATCH)) return undefined;
+  if (servers.length === 0 || !earlierPatch(lean, MCP_TOOLS_PATCH)) return undefined;
   return listMcpTools({ jobId: input.ids.job_id, servers });
 }
 
@@ -273,7 +283,8 @@ async function routeFor(
     fallbacks: input.level.fallback,
   });
   const intended = route.candidates[0];
-  await emit(role, 'routing_decision', {
+  // Lean: held and stored with level_started (and a provider_fallback between them), one local activity.
+  await emit.later(role, 'routing_decision', {
     level_id: levelId,
     provider: intended?.provider ?? '',
     model: intended?.model ?? '',
@@ -374,7 +385,7 @@ async function converse(
 
 /** A level's successful end: its verdict (a verifier's or a review's), `level_finished`, `node_finished`. */
 async function finishLevel(
-  { input, levelId, role, attempt, emit, createdFiles, spend }: LevelRun,
+  { input, levelId, role, attempt, emit, createdFiles, spend, lean }: LevelRun,
   tally: LevelTally,
   verifying: boolean,
   startedAt: string,
@@ -389,8 +400,9 @@ async function finishLevel(
       deltas: verdict.deltas,
       ...(review ? { findings: review.findings } : {}),
     });
-  const snapshot = await snapshotOf(input, levelId);
-  await emit(
+  const snapshot = await snapshotOf(input, levelId, lean);
+  // Lean: held and stored with node_started's end, node_finished, one local activity for the two.
+  await emit.later(
     role,
     'level_finished',
     {
@@ -539,7 +551,11 @@ async function reserveCall(
         details: [tally.costUsd],
       });
     }
-    if (decision.kind === 'downgrade') candidates = (await routeFor(run, offersTools, cheaper)).candidates;
+    if (decision.kind === 'downgrade') {
+      candidates = (await routeFor(run, offersTools, cheaper)).candidates;
+      // The held routing_decision is stored now: a reservation (an activity) comes next, not an event.
+      await run.emit.flush();
+    }
   }
 }
 
@@ -548,8 +564,12 @@ async function reserveCall(
  * manifest, so a client that has seen `level_finished` can read the files at this level run. patched: levels recorded
  * before snapshots replay without the activity.
  */
-async function snapshotOf(input: LevelInput, levelId: string): Promise<WorkspaceSnapshotRef | undefined> {
-  if (!patched(WORKSPACE_SNAPSHOT_PATCH)) return undefined;
+async function snapshotOf(
+  input: LevelInput,
+  levelId: string,
+  lean: boolean,
+): Promise<WorkspaceSnapshotRef | undefined> {
+  if (!earlierPatch(lean, WORKSPACE_SNAPSHOT_PATCH)) return undefined;
   return snapshotWorkspace({ jobId: input.ids.job_id, levelRunId: levelId });
 }
 
@@ -558,7 +578,7 @@ async function snapshotOf(input: LevelInput, levelId: string): Promise<Workspace
  * aggregator or hand-off summary would. No routing decision, no provider or model in its events.
  */
 async function composeInCode(run: LevelRun): Promise<LevelResult> {
-  const { input, levelId, role, attempt, emit } = run;
+  const { input, levelId, role, attempt, emit, lean } = run;
   const begun = await emit(role, 'level_started', { level_id: levelId, role, attempt });
   const files: string[] = [];
   let output: string;
@@ -573,13 +593,16 @@ async function composeInCode(run: LevelRun): Promise<LevelResult> {
       function: { name: 'write_file', arguments: JSON.stringify(kept) },
     };
     const outcome = await runTool(run, call, 'kept');
+    // A held file_created is stored now: the snapshot (an activity) comes next, not an event.
+    await run.emit.flush();
     if (outcome.createdFile) files.push(outcome.createdFile);
     output = `Kept the ${intent.kind} in ${kept.path}.`;
   } else {
     output = input.context.map((c) => `${c.role}: ${preview(c.output, 400)}`).join('\n') || input.request;
   }
-  const snapshot = await snapshotOf(input, levelId);
-  await emit(
+  const snapshot = await snapshotOf(input, levelId, lean);
+  // Lean: held and stored with node_started's end, node_finished, one local activity for the two.
+  await emit.later(
     role,
     'level_finished',
     {
@@ -656,7 +679,8 @@ async function runTool(run: LevelRun, call: ToolCall, place: string): Promise<To
       const result = await runWorkspaceTool({ jobId: input.ids.job_id, call });
       if (!result.ok) return { content: result.message };
       if (result.action !== 'edited' || !run.createdFiles.includes(result.path)) {
-        await emit(role, 'file_created', {
+        // Lean: held and stored with the call's tool_result, which follows with nothing between.
+        await emit.later(role, 'file_created', {
           level_id: levelId,
           path: result.path,
           sha256: result.sha256,
@@ -675,7 +699,7 @@ async function runTool(run: LevelRun, call: ToolCall, place: string): Promise<To
       const command = { jobId: input.ids.job_id, levelId, runKey, call, allowed };
       const outcome = await runWorkspaceCommand(command);
       // patched: levels recorded before unlisted commands could be approved answered each as refused.
-      if (!outcome.unlisted || !patched(UNLISTED_COMMAND_APPROVAL_PATCH)) return { content: outcome.content };
+      if (!outcome.unlisted || !earlierPatch(run.lean, UNLISTED_COMMAND_APPROVAL_PATCH)) return { content: outcome.content };
       return approveUnlistedCommand(run, command, outcome.unlisted.script, outcome.content);
     }
     case 'ask_user':
@@ -730,7 +754,7 @@ async function askUser(run: LevelRun, callId: string, args: Record<string, unkno
   const question = typeof args.question === 'string' ? args.question : '';
   if (!question) return { content: 'ask_user needs {"question": string}' };
   // patched: levels recorded before reminders waited without reading a schedule.
-  const schedule = patched(WAIT_REMINDERS_PATCH)
+  const schedule = earlierPatch(run.lean, WAIT_REMINDERS_PATCH)
     ? (await approvalPolicyFor({ jobId: input.ids.job_id })).policy?.reminders
     : undefined;
   let timedOut: string | undefined;
@@ -804,8 +828,8 @@ async function requestApproval(
   if (!action) return { content: 'request_approval needs {"action": string, "reason": string}' };
   const approvalId = `ap-${uuid4()}`;
   // patched: levels recorded before policies and reminders created the approval and waited.
-  const policyAware = patched(APPROVAL_POLICY_PATCH);
-  const reminding = patched(WAIT_REMINDERS_PATCH);
+  const policyAware = earlierPatch(run.lean, APPROVAL_POLICY_PATCH);
+  const reminding = earlierPatch(run.lean, WAIT_REMINDERS_PATCH);
   const governed =
     prefetched ?? (policyAware || reminding ? await approvalPolicyFor({ jobId: input.ids.job_id }) : undefined);
   let facts: ApprovalFacts | undefined;
@@ -915,7 +939,7 @@ async function waitForPerson(
 ): Promise<void> {
   const { input, levelId, parentId, role } = run;
   // patched: levels recorded before the raise-first order announced, then raised; they replay that way.
-  const raiseFirst = patched(RAISE_BEFORE_ANNOUNCE_PATCH);
+  const raiseFirst = earlierPatch(run.lean, RAISE_BEFORE_ANNOUNCE_PATCH);
   if (!raiseFirst) await announce();
   if (parentId) {
     await getExternalWorkflowHandle(parentId).signal(interruptRaisedSignal, {
@@ -946,7 +970,7 @@ interface Reminders {
  * began; the workflow clock is replayed, so a replay takes the same steps.
  */
 async function untilAnswered(
-  { levelId, role, emit }: LevelRun,
+  { levelId, role, emit, lean }: LevelRun,
   interrupt: { kind: 'ask_user' | 'approval'; call_id: string; text: string; approval_id?: string },
   answered: () => boolean,
   reminders: Reminders,
@@ -969,7 +993,7 @@ async function untilAnswered(
       await emit(role, 'reminder_sent', { ...about, waited_seconds });
     } else if (step.kind === 'escalate') {
       // Who the target stands for, as the identity service lists them now (null: not resolved, the target alone).
-      const people = patched(ESCALATION_PEOPLE_PATCH) ? await escalationPeople({ to: step.to }) : undefined;
+      const people = earlierPatch(lean, ESCALATION_PEOPLE_PATCH) ? await escalationPeople({ to: step.to }) : undefined;
       if (interrupt.approval_id)
         await markApprovalWait({
           approvalId: interrupt.approval_id,

@@ -1,3 +1,5 @@
+import { patched } from '@temporalio/workflow';
+
 /**
  * Every Temporal patch id of Keel's workflow code, in one list: a change to workflow code that would change the
  * commands a running job replays branches on `patched(ID)`, so jobs started on the old code finish on it and new jobs
@@ -122,3 +124,17 @@ export const REASKED_CALL_REOPENS_PATCH = 'reasked-call-reopens';
  * that reason (the claim's answer is in its history), so only new histories take the new path.
  */
 export const QUEUED_PROJECT_LIMIT_PATCH = 'queued-project-limit';
+
+/**
+ * 2026-11-28 (issue 37): a lean run. Recorded once, first, in place of every patch above that its workflow would ask
+ * (each patch costs a marker and a `TemporalChangeVersion` upsert, two history events): a run with it took all of them,
+ * and its code asks none of them again (`earlierPatch`). The job workflow also stores its events that nothing waits for
+ * with its next one (one local activity for several), and a level tells the events it has in a row in one
+ * (docs/job-history.md). Runs recorded before it ask the earlier patches as they did.
+ */
+export const LEAN_HISTORY_PATCH = 'lean-job-history';
+
+/** An earlier patch's answer: true in a lean run (without asking it, so no marker), else `patched(id)`. */
+export function earlierPatch(lean: boolean, id: string): boolean {
+  return lean || patched(id);
+}

@@ -10,7 +10,7 @@ import {
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/workflow';
-import { TRACING_PATCH } from './patches';
+import { LEAN_HISTORY_PATCH, TRACING_PATCH } from './patches';
 
 export const interceptors = (): WorkflowInterceptors => {
   let traced: { inbound: OpenTelemetryInboundInterceptor; outbound: OpenTelemetryOutboundInterceptor } | undefined;
@@ -20,7 +20,8 @@ export const interceptors = (): WorkflowInterceptors => {
   const tracing = () => {
     if (!decided) {
       decided = true;
-      if (patched(TRACING_PATCH))
+      // A lean run (LEAN_HISTORY_PATCH) is traced without asking TRACING_PATCH; this is the run's first patch question.
+      if (patched(LEAN_HISTORY_PATCH) || patched(TRACING_PATCH))
         traced = { inbound: new OpenTelemetryInboundInterceptor(), outbound: new OpenTelemetryOutboundInterceptor() };
     }
     return traced;

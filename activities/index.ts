@@ -13,6 +13,7 @@ import { capabilityActivities } from './capabilities';
 import { chatActivities } from './chat';
 import { connectorActivities } from './connectors';
 import { eventActivities } from './events';
+import { telling } from './told-events';
 import { jobActivities } from './jobs';
 import { jobSlotActivities } from './job-slots';
 import { knowledgeActivities } from './knowledge';
@@ -61,15 +62,18 @@ export interface ActivityDeps {
 
 /** Every activity Keel's workflows call, built over their dependencies (workflows proxy the type only). */
 export function createActivities(deps: ActivityDeps) {
+  const events = eventActivities(deps);
+  const models = modelActivities(deps);
+  const workspace = workspaceActivities(deps);
   return {
-    ...eventActivities(deps),
+    ...events,
     ...approvalActivities(deps),
     ...scenarioActivities(),
     ...jobActivities(deps),
     ...jobSlotActivities(deps),
-    ...modelActivities(deps),
+    ...models,
     ...budgetActivities(deps),
-    ...workspaceActivities(deps),
+    ...workspace,
     ...workspaceReadActivities(deps),
     ...workspaceCommandActivities(deps),
     ...snapshotActivities(deps),
@@ -80,6 +84,10 @@ export function createActivities(deps: ActivityDeps) {
     ...productActivities(deps),
     ...capabilityActivities(deps),
     ...webhookActivities(deps),
+    // A lean level run hands the events it tells just before these to them (activities/told-events.ts).
+    routeLevel: telling(events.appendEvents, models.routeLevel),
+    callModel: telling(events.appendEvents, models.callModel),
+    runWorkspaceTool: telling(events.appendEvents, workspace.runWorkspaceTool),
   };
 }
 

@@ -40,11 +40,21 @@ export interface Emitter extends Emit {
     payload: EventPayload<K>,
     options?: { durationSince?: string },
   ): Promise<void>;
-  /** Stores the queued events now, if there are any. */
+  /** Stores the queued events now (and those handed to an activity that has not returned), if there are any. */
   flush(): Promise<void>;
+  /**
+   * Hands the queued events to the activity `call` starts, which stores them before its own work (activities/
+   * told-events.ts): no local activity of their own. Until the activity returns, they are also sent again with the
+   * next event stored (a heartbeat while the activity waits for a worker, a failure's `level_finished`), where the
+   * append finds them stored or stores them first: their order holds whichever comes first.
+   */
+  hand<T>(call: (told: { told?: { ids: JobIds; events: Queued[] } }) => Promise<T>): Promise<T>;
 }
 
-type Queued = { draft: { key: string; agent_role: string; kind: EventKind; payload: unknown }; durationSince?: string };
+export type Queued = {
+  draft: { key: string; agent_role: string; kind: EventKind; payload: Record<string, unknown> };
+  durationSince?: string;
+};
 
 /**
  * Returns an emitter whose event keys are `<scope>#<n>:<kind>`. `scope` is the emitting workflow's
@@ -60,17 +70,18 @@ export function createEmitter(ids: JobIds, scope: string, lean = false): Emitter
   // as the activity it ran.
   const append = lean || patched(LOCAL_EMIT_PATCH) ? appendEventLocally : appendEvent;
   let queued: Queued[] = [];
+  let handed: Queued[] = [];
   const draftOf = (role: string, kind: EventKind, payload: unknown): Queued['draft'] => {
     count += 1;
-    return { key: `${scope}#${count}:${kind}`, agent_role: role, kind, payload };
+    return { key: `${scope}#${count}:${kind}`, agent_role: role, kind, payload: payload as Record<string, unknown> };
   };
   const emit = (async (role, kind, payload, options) => {
     const draft = draftOf(role, kind, payload);
-    if (queued.length === 0) {
+    if (queued.length === 0 && handed.length === 0) {
       const envelope = await append({ ids, draft: draft as never, durationSince: options?.durationSince });
       return { occurred_at: envelope.occurred_at, sequence: envelope.sequence };
     }
-    const events = [...queued, { draft, durationSince: options?.durationSince }];
+    const events = [...handed, ...queued, { draft, durationSince: options?.durationSince }];
     queued = [];
     const envelopes = await appendEventsLocally({ ids, events: events as never });
     const envelope = envelopes[envelopes.length - 1]!;
@@ -84,10 +95,19 @@ export function createEmitter(ids: JobIds, scope: string, lean = false): Emitter
     queued.push({ draft: draftOf(role, kind, payload), durationSince: options?.durationSince });
   };
   emit.flush = async () => {
-    if (queued.length === 0) return;
-    const events = queued;
+    if (queued.length === 0 && handed.length === 0) return;
+    const events = [...handed, ...queued];
     queued = [];
     await appendEventsLocally({ ids, events: events as never });
+  };
+  emit.hand = async (call) => {
+    if (queued.length === 0) return call({});
+    const events = queued;
+    queued = [];
+    handed = [...handed, ...events];
+    const result = await call({ told: { ids, events } });
+    handed = handed.filter((h) => !events.includes(h));
+    return result;
   };
   return emit;
 }

@@ -202,7 +202,9 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
   // Lean: held and stored with node_started, one local activity for the two (nothing runs between them).
   if (handoff)
     await emit.later(handoff.role, 'agent_handoff', { from: handoff.from, to: handoff.to, attempt: handoff.attempt });
-  await emit(role, 'node_started', { node_id: levelId, level_id: levelId, role, attempt });
+  // Lean: held too, and handed with the handoff to routeLevel, which stores them first (no local activity of their
+  // own); a level composed in code stores them with its level_started.
+  await emit.later(role, 'node_started', { node_id: levelId, level_id: levelId, role, attempt });
   if (input.level.deterministic || input.intent) return composeInCode(run);
   run.mcp = await mcpToolsOf(run);
   const tools = withMcpTools(toolsFor(input.level.tools), run.mcp);
@@ -248,6 +250,9 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
         { durationSince: started.occurred_at },
       );
       await emit(role, 'node_finished', { node_id: levelId, level_id: levelId, ok: false });
+    } else {
+      // Cancelled: what the level held or handed to an activity that may not have run is stored all the same.
+      await CancellationScope.nonCancellable(() => emit.flush());
     }
     throw err;
   }
@@ -259,9 +264,12 @@ export async function runLevel(input: LevelInput): Promise<LevelResult> {
  * history, so a replay offers exactly the tools the level first offered. patched: levels recorded before MCP tools
  * listed none (no scenario could grant them then, so this only guards the workflow's command sequence).
  */
-async function mcpToolsOf({ input, lean }: LevelRun): Promise<McpToolset | undefined> {
+async function mcpToolsOf(run: LevelRun): Promise<McpToolset | undefined> {
+  const { input, lean } = run;
   const servers = input.level.mcp ?? [];
   if (servers.length === 0 || !earlierPatch(lean, MCP_TOOLS_PATCH)) return undefined;
+  // The held node_started is stored before the servers are asked.
+  await run.emit.flush();
   return listMcpTools({ jobId: input.ids.job_id, servers });
 }
 
@@ -274,14 +282,17 @@ async function routeFor(
   const declared = input.level.requirements ?? [];
   const requirements =
     offersTools && !declared.includes('code_generation') ? [...declared, 'code_generation'] : declared;
-  const route = await routeLevel({
-    role,
-    budget: tier,
-    requirements,
-    effort: input.level.effort,
-    pins: input.level.pins,
-    fallbacks: input.level.fallback,
-  });
+  const route = await emit.hand((told) =>
+    routeLevel({
+      role,
+      budget: tier,
+      requirements,
+      effort: input.level.effort,
+      pins: input.level.pins,
+      fallbacks: input.level.fallback,
+      ...told,
+    }),
+  );
   const intended = route.candidates[0];
   // Lean: held and stored with level_started (and a provider_fallback between them), one local activity.
   await emit.later(role, 'routing_decision', {
@@ -321,15 +332,17 @@ async function converse(
       ? await reserveCall(run, candidates, messages, round, tools !== undefined, tally)
       : undefined;
     if (reserved) candidates = reserved.candidates;
-    await emit(role, 'prompt_sent', {
+    // Lean: handed to callModel, which stores it before it calls the model (no local activity of its own).
+    await emit.later(role, 'prompt_sent', {
       level_id: levelId,
       round,
       preview: preview(messages.at(-1)?.content ?? ''),
       ...(reserved ? { reservation_id: reserved.id, reserved_usd: reserved.estimateUsd } : {}),
     });
+    const called = emit.hand((told) => callModel({ candidates, messages, tools, ...told }));
     const reply = reserved
-      ? await settledCall(run, reserved.id, withHeartbeats(run, callModel({ candidates, messages, tools }), round))
-      : await withHeartbeats(run, callModel({ candidates, messages, tools }), round);
+      ? await settledCall(run, reserved.id, withHeartbeats(run, called, round))
+      : await withHeartbeats(run, called, round);
     for (const hop of reply.hops) await emit(role, 'model_fallback', { level_id: levelId, ...hop });
     if (reply.reasoning)
       await emit(role, 'thinking', { level_id: levelId, round, summary: preview(reply.reasoning, 2000) });
@@ -374,7 +387,8 @@ async function converse(
     }
     messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
     for (const [index, call] of reply.toolCalls.entries()) {
-      await emit(role, 'tool_call', { level_id: levelId, call_id: call.id, name: call.function.name });
+      // Lean: handed to a file tool's activity, stored first by it; any other tool stores it before it runs (runTool).
+      await emit.later(role, 'tool_call', { level_id: levelId, call_id: call.id, name: call.function.name });
       const outcome = await runTool(run, call, `${round}.${index + 1}`);
       if (outcome.createdFile) run.createdFiles.push(outcome.createdFile);
       await emit(role, 'tool_result', { level_id: levelId, call_id: call.id, preview: preview(outcome.content) });
@@ -673,10 +687,12 @@ async function withHeartbeats<T>(
 async function runTool(run: LevelRun, call: ToolCall, place: string): Promise<ToolOutcome> {
   const { input, levelId, role, emit } = run;
   const args = parseToolArguments(call.function.arguments);
+  // The held tool_call is stored before any tool but a file tool (whose activity stores it first).
+  if (call.function.name !== 'write_file' && call.function.name !== 'edit_file') await emit.flush();
   switch (call.function.name) {
     case 'write_file':
     case 'edit_file': {
-      const result = await runWorkspaceTool({ jobId: input.ids.job_id, call });
+      const result = await emit.hand((told) => runWorkspaceTool({ jobId: input.ids.job_id, call, ...told }));
       if (!result.ok) return { content: result.message };
       if (result.action !== 'edited' || !run.createdFiles.includes(result.path)) {
         // Lean: held and stored with the call's tool_result, which follows with nothing between.

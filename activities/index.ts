@@ -85,9 +85,9 @@ export function createActivities(deps: ActivityDeps) {
     ...capabilityActivities(deps),
     ...webhookActivities(deps),
     // A lean level run hands the events it tells just before these to them (activities/told-events.ts).
-    routeLevel: telling(events.appendEvents, models.routeLevel),
-    callModel: telling(events.appendEvents, models.callModel),
-    runWorkspaceTool: telling(events.appendEvents, workspace.runWorkspaceTool),
+    routeLevel: telling(events.appendEvents.bind(events), models.routeLevel.bind(models)),
+    callModel: telling(events.appendEvents.bind(events), models.callModel.bind(models)),
+    runWorkspaceTool: telling(events.appendEvents.bind(events), workspace.runWorkspaceTool.bind(workspace)),
   };
 }
 

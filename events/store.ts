@@ -73,18 +73,16 @@ export async function appendEvents(
   if (drafts.length === 0) return [];
   if (new Set(drafts.map((d) => d.key)).size !== drafts.length) throw new Error('a batch of events repeats a key');
   const occurredAt = new Date().toISOString();
-  const base = drafts.map(
-    (draft): Omit<EventEnvelope, 'sequence'> => ({
-      schema_version: SCHEMA_VERSION,
-      job_id: ids.job_id,
-      workflow_id: ids.workflow_id,
-      prompt_id: ids.prompt_id,
-      agent_role: draft.agent_role,
-      occurred_at: occurredAt,
-      kind: draft.kind,
-      payload: draft.payload,
-    }),
-  );
+  const base = drafts.map((draft): Omit<EventEnvelope, 'sequence'> => ({
+    schema_version: SCHEMA_VERSION,
+    job_id: ids.job_id,
+    workflow_id: ids.workflow_id,
+    prompt_id: ids.prompt_id,
+    agent_role: draft.agent_role,
+    occurred_at: occurredAt,
+    kind: draft.kind,
+    payload: draft.payload,
+  }));
   const { rows } = await pool.query<{
     found: number;
     inserted: Record<string, number>;

@@ -78,12 +78,12 @@ export function createEmitter(ids: JobIds, scope: string, lean = false): Emitter
   const emit = (async (role, kind, payload, options) => {
     const draft = draftOf(role, kind, payload);
     if (queued.length === 0 && handed.length === 0) {
-      const envelope = await append({ ids, draft: draft as never, durationSince: options?.durationSince });
+      const envelope = await append({ ids, draft: draft, durationSince: options?.durationSince });
       return { occurred_at: envelope.occurred_at, sequence: envelope.sequence };
     }
     const events = [...handed, ...queued, { draft, durationSince: options?.durationSince }];
     queued = [];
-    const envelopes = await appendEventsLocally({ ids, events: events as never });
+    const envelopes = await appendEventsLocally({ ids, events: events });
     const envelope = envelopes[envelopes.length - 1]!;
     return { occurred_at: envelope.occurred_at, sequence: envelope.sequence };
   }) as Emitter;
@@ -98,7 +98,7 @@ export function createEmitter(ids: JobIds, scope: string, lean = false): Emitter
     if (queued.length === 0 && handed.length === 0) return;
     const events = [...handed, ...queued];
     queued = [];
-    await appendEventsLocally({ ids, events: events as never });
+    await appendEventsLocally({ ids, events: events });
   };
   emit.hand = async (call) => {
     if (queued.length === 0) return call({});

@@ -715,7 +715,8 @@ async function runTool(run: LevelRun, call: ToolCall, place: string): Promise<To
       const command = { jobId: input.ids.job_id, levelId, runKey, call, allowed };
       const outcome = await runWorkspaceCommand(command);
       // patched: levels recorded before unlisted commands could be approved answered each as refused.
-      if (!outcome.unlisted || !earlierPatch(run.lean, UNLISTED_COMMAND_APPROVAL_PATCH)) return { content: outcome.content };
+      if (!outcome.unlisted || !earlierPatch(run.lean, UNLISTED_COMMAND_APPROVAL_PATCH))
+        return { content: outcome.content };
       return approveUnlistedCommand(run, command, outcome.unlisted.script, outcome.content);
     }
     case 'ask_user':

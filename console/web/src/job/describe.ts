@@ -93,9 +93,9 @@ const DESCRIBE: Describers = {
     title: `Queued, position ${e.payload.position}`,
     detail:
       e.payload.reason === 'org_limit'
-        ? `waiting for a slot: the org runs its limit of ${e.payload.org_limit ?? '?'} jobs`
+        ? `waiting for a slot: the org runs its limit of ${e.payload.org_limit ?? '?'} job${e.payload.org_limit === 1 ? '' : 's'}`
         : e.payload.reason === 'project_limit'
-          ? `waiting for a slot: project ${e.payload.project ?? '?'} runs its limit of ${e.payload.project_limit ?? '?'} jobs`
+          ? `waiting for a slot: project ${e.payload.project ?? '?'} runs its limit of ${e.payload.project_limit ?? '?'} job${e.payload.project_limit === 1 ? '' : 's'}`
           : `waiting for a slot: all ${e.payload.total_limit ?? ''} slots of the deployment are taken`.replace(
               '  ',
               ' ',

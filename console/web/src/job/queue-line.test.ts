@@ -20,7 +20,7 @@ test("a queued job's page says its place in its org's queue and what it waits fo
     "Queued — position 1 in org-a's queue, waiting for a free slot (every slot of the deployment is taken)",
   );
   expect(queueLine({ ...queued, position: 2, reason: 'project_limit', project_slug: 'docs', project_limit: 1 })).toBe(
-    "Queued — position 2 in org-a's queue, waiting for a slot under project docs's limit of 1 running jobs (org-a's other projects go on)",
+    "Queued — position 2 in org-a's queue, waiting for a slot under project docs's limit of 1 running job (org-a's other projects go on)",
   );
   expect(queueLine({ ...queued, position: null, reason: null })).toBe("Queued — in org-a's queue, waiting for a slot");
 });

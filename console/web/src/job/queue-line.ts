@@ -1,9 +1,14 @@
 import type { JobQueue } from '../schemas';
 
+/** "1 running job", "3 running jobs"; a limit the row does not carry reads "?". */
+function runningJobs(limit: number | null | undefined): string {
+  return limit == null ? '? running jobs' : `${limit} running job${limit === 1 ? '' : 's'}`;
+}
+
 const WAITING_FOR: Record<NonNullable<JobQueue['reason']>, (queue: JobQueue) => string> = {
   org_limit: (q) => `a slot under ${q.org_id}'s limit of running jobs`,
   project_limit: (q) =>
-    `a slot under project ${q.project_slug ?? '?'}'s limit of ${q.project_limit ?? '?'} running jobs ` +
+    `a slot under project ${q.project_slug ?? '?'}'s limit of ${runningJobs(q.project_limit)} ` +
     `(${q.org_id}'s other projects go on)`,
   total_limit: () => 'a free slot (every slot of the deployment is taken)',
 };

@@ -1,6 +1,6 @@
-import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
 import { eventually } from './eventually';
+import { eventsUntil } from './job-events';
 import { startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 
 /*
@@ -49,29 +49,9 @@ async function submit(prompt: string, extra: Record<string, unknown> = {}): Prom
 
 const job = async (jobId: string) => (await api(`/v1/jobs/${jobId}`)).json as unknown as JobView;
 
-/** Every event of the job so far (the stream replays them from the start and closes at the terminal event). */
-async function eventsUntil(jobId: string, done: (events: EventEnvelope[]) => boolean): Promise<EventEnvelope[]> {
-  const events: EventEnvelope[] = [];
-  const controller = new AbortController();
-  try {
-    for await (const event of streamJobEvents({
-      baseUrl: keel.baseUrl,
-      token: keel.token,
-      jobId,
-      signal: controller.signal,
-    })) {
-      events.push(event);
-      if (done(events)) break;
-    }
-  } finally {
-    controller.abort();
-  }
-  return events;
-}
-
 /** Waits for the job's `n`th budget decision and for GET /v1/jobs/:id to list it: the job is paused on it. */
 async function nthPause(jobId: string, n: number) {
-  const events = await eventsUntil(jobId, (e) => e.filter((x) => x.kind === 'ask_user').length >= n);
+  const events = await eventsUntil(keel, jobId, (e) => e.filter((x) => x.kind === 'ask_user').length >= n);
   const exceeded = events.filter((e) => e.kind === 'budget_exceeded');
   expect(exceeded).toHaveLength(n);
   const callId = exceeded[n - 1]!.payload.call_id as string;
@@ -135,7 +115,7 @@ test('pause → raise → the job resumes at the call it paused at: no level re-
   expect((await job(jobId)).status).toBe('paused');
 
   expect((await resume(jobId, callId, 'raise by $5')).status).toBe(200);
-  const events = await eventsUntil(jobId, () => false);
+  const events = await eventsUntil(keel, jobId, () => false);
   expect(events.at(-1)).toMatchObject({ kind: 'final' });
 
   // The level that paused ran once, and every level run started once.
@@ -180,7 +160,7 @@ test('pause → downgrade: the level is routed again on the cheaper tier, and th
   expect(rerouted[1]!.payload.band).toEqual(['cheap']);
   expect((await resume(jobId, second.callId, 'raise by $5')).status).toBe(200);
 
-  const events = await eventsUntil(jobId, () => false);
+  const events = await eventsUntil(keel, jobId, () => false);
   expect(events.at(-1)).toMatchObject({ kind: 'final' });
   // Every level after the downgrade was routed on the cheap band.
   const later = kinds(events, 'routing_decision').filter((e) => e.sequence > second.exceeded.sequence);
@@ -194,7 +174,7 @@ test('pause → stop: the job ends cancelled with error budget_exceeded, and not
   const { callId } = await nthPause(jobId, 1);
   expect((await resume(jobId, callId, 'stop')).status).toBe(200);
 
-  const events = await eventsUntil(jobId, () => false);
+  const events = await eventsUntil(keel, jobId, () => false);
   expect(events.at(-1)).toMatchObject({
     kind: 'error',
     payload: { code: 'budget_exceeded', retryable: false },
@@ -240,7 +220,7 @@ test("an org's monthly budget pauses a running job too; an admin raises it and `
     expect((await resume(jobId, callId, 'raise by $5')).status).toBe(400);
     expect((await put(null)).status).toBe(200);
     expect((await resume(jobId, callId, 'retry')).status).toBe(200);
-    const events = await eventsUntil(jobId, () => false);
+    const events = await eventsUntil(keel, jobId, () => false);
     expect(events.at(-1)).toMatchObject({ kind: 'final' });
   } finally {
     await put(null);

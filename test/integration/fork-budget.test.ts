@@ -1,6 +1,6 @@
-import { streamJobEvents } from '../../cli/event-stream';
 import type { EventEnvelope } from '../../events/envelope';
 import { eventually } from './eventually';
+import { eventsUntil } from './job-events';
 import { runJobToEnd, startInfrastructure, startKeel, type Infrastructure, type KeelUnderTest } from './harness';
 
 /*
@@ -39,26 +39,6 @@ async function api(path: string, body?: unknown): Promise<{ status: number; json
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
-/** Every event of the job so far; `done` decides when to stop reading (the stream closes at the terminal event). */
-async function eventsUntil(jobId: string, done: (events: EventEnvelope[]) => boolean): Promise<EventEnvelope[]> {
-  const events: EventEnvelope[] = [];
-  const controller = new AbortController();
-  try {
-    for await (const event of streamJobEvents({
-      baseUrl: keel.baseUrl,
-      token: keel.token,
-      jobId,
-      signal: controller.signal,
-    })) {
-      events.push(event);
-      if (done(events)) break;
-    }
-  } finally {
-    controller.abort();
-  }
-  return events;
-}
-
 const kinds = (events: EventEnvelope[], kind: string) => events.filter((e) => e.kind === kind);
 const levelIds = (events: EventEnvelope[]) => kinds(events, 'level_finished').map((e) => String(e.payload.level_id));
 const forkCount = async () =>
@@ -79,7 +59,7 @@ test('a fork with a budget of its own runs under it: it pauses on it like any jo
   const res = await api(`/v1/jobs/${source.jobId}/fork`, { from: { level_run_id: first }, budget_usd: 0.5 });
   expect(res.status).toBe(202);
   const forkId = res.json.job_id as string;
-  const events = await eventsUntil(forkId, (e) => kinds(e, 'ask_user').length >= 1);
+  const events = await eventsUntil(keel, forkId, (e) => kinds(e, 'ask_user').length >= 1);
   const exceeded = kinds(events, 'budget_exceeded');
   expect(exceeded).toHaveLength(1);
   expect(exceeded[0]!.payload).toMatchObject({ scope: 'job', limit_usd: 0.5, estimate_usd: 0.25 });
@@ -98,7 +78,7 @@ test('a fork with a budget of its own runs under it: it pauses on it like any jo
 
   // Its submitter stops it: the fork ends on its budget; the source is untouched.
   expect((await api(`/v1/jobs/${forkId}/resume`, { call_id: callId, answer: 'stop' })).status).toBe(200);
-  const all = await eventsUntil(forkId, () => false);
+  const all = await eventsUntil(keel, forkId, () => false);
   expect(all.at(-1)).toMatchObject({ kind: 'error', payload: { code: 'budget_exceeded' } });
   expect((await api(`/v1/jobs/${source.jobId}`)).json.status).toBe('completed');
 });
@@ -107,7 +87,7 @@ test("a fork without budget_usd keeps its source's ceiling", async () => {
   const last = levelIds(source.events).at(-1)!;
   const res = await api(`/v1/jobs/${source.jobId}/fork`, { from: { level_run_id: last } });
   expect(res.status).toBe(202);
-  const events = await eventsUntil(res.json.job_id as string, () => false);
+  const events = await eventsUntil(keel, res.json.job_id as string, () => false);
   expect(events.at(-1)!.kind).toBe('final');
   expect(kinds(events, 'budget_consumed').at(-1)!.payload.limit_usd).toBe(5);
 });
